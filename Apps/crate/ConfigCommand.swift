@@ -1,0 +1,37 @@
+import ArgumentParser
+import CrateCore
+
+struct Config: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the effective settings (config file + CRATE_* environment + defaults).")
+
+    @OptionGroup var options: GlobalOptions
+    @Option(help: "Print only this key's value, e.g. data.directory.") var get: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let s = try await options.runtime().settings
+        let values: [(String, String)] = [
+            ("config.file", s.configFile?.path ?? "(none)"),
+            ("data.directory", s.dataDirectory.path),
+            ("database", s.databaseURL.path),
+            ("sources.enabled", s.enabledSources.joined(separator: ",")),
+            ("decoders.order", s.decoderOrder.joined(separator: ",")),
+            ("decoders.disabled", s.disabledDecoders.joined(separator: ",")),
+            ("output.plugin", s.output),
+            ("output.pulse.server", s.pulseServer ?? ""),
+            ("output.pulse.sink", s.pulseSink ?? ""),
+            ("output.wav.path", s.wavOutputPath.path),
+            ("http.address", "\(s.httpHost):\(s.httpPort)"),
+            ("log.level", s.logLevel),
+        ]
+        if let get {
+            guard let value = values.first(where: { $0.0 == get })?.1 else {
+                throw CLIError("unknown key '\(get)'; keys: \(values.map(\.0).joined(separator: ", "))")
+            }
+            return print(value)
+        }
+        if json { return try printJSON(Dictionary(uniqueKeysWithValues: values)) }
+        for (k, v) in values { print("\(pad(k, 21))\(v)") }
+    }
+}

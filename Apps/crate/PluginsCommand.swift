@@ -1,0 +1,24 @@
+import ArgumentParser
+import CrateCore
+
+struct Plugins: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List every source, decoder and output plugin with its status.")
+
+    @OptionGroup var options: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let runtime = try await options.runtime()
+        let plugins = runtime.pluginDescriptors()
+        if json { return try printJSON(plugins) }
+        print(pad("KIND", 8) + pad("NAME", 12) + pad("STATUS", 13) + "HANDLES / REASON")
+        for p in plugins {
+            let detail = p.available ? p.handles.joined(separator: " ") : (p.reason ?? "")
+            print(pad(p.kind.rawValue, 8) + pad(p.name, 12) + pad(p.available ? "available" : "unavailable", 13) + detail)
+        }
+    }
+}
+
+func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+}

@@ -1,0 +1,40 @@
+import CrateDomain
+import Foundation
+import Hummingbird
+
+/// An error the API reports as `{"error": {"code", "message"}}` with an HTTP status.
+struct APIError: Error, HTTPResponseError {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+
+    init(_ status: HTTPResponse.Status, code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try JSONEncoder().encode(["error": ["code": code, "message": message]])
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: .init(bytes: body)))
+    }
+}
+
+/// Turns unknown routes and unexpected errors into JSON errors, so clients parse one shape.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError where error.status == .notFound {
+            throw APIError(.notFound, code: "not_found", "no route for \(request.method) \(request.uri.path)")
+        } catch let error as HTTPError {
+            throw APIError(error.status, code: "http_\(error.status.code)", error.body ?? error.status.reasonPhrase)
+        } catch {
+            context.logger.error("\(request.method) \(request.uri.path): \(ErrorText.describe(error))")
+            throw APIError(.internalServerError, code: "internal", ErrorText.describe(error))
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import CrateCore
+import CrateDomain
+import CrateStorage
+import Foundation
+import Hummingbird
+
+/// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.
+enum APIRouter {
+    static func make(runtime: CrateRuntime) -> Router<BasicRequestContext> {
+        let started = Date()
+        let router = Router()
+        router.add(middleware: JSONErrorMiddleware())
+        let api = router.group("api/v1")
+        api.get("health") { _, _ in
+            Health(status: "ok", version: CrateVersion.string, uptimeSeconds: Date().timeIntervalSince(started),
+                   library: try runtime.store.counts())
+        }
+        api.get("plugins") { _, _ in runtime.pluginDescriptors() }
+        api.get("albums") { _, _ in try runtime.store.albums() }
+        api.get("albums/:id") { _, context in try album(runtime, context) }
+        api.get("albums/:id/tracks") { _, context in try runtime.store.tracks(albumID: try album(runtime, context).id) }
+        return router
+    }
+
+    private static func album(_ runtime: CrateRuntime, _ context: BasicRequestContext) throws -> Album {
+        guard let id = context.parameters.get("id", as: Int64.self) else {
+            throw APIError(.badRequest, code: "bad_request", "album id must be a number")
+        }
+        guard let album = try runtime.store.album(id: id) else {
+            throw APIError(.notFound, code: "not_found", "no album with id \(id)")
+        }
+        return album
+    }
+}
+
+struct Health: ResponseEncodable {
+    var status: String
+    var version: String
+    var uptimeSeconds: Double
+    var library: LibraryCounts
+}
+
+extension Album: ResponseEncodable {}
+extension Track: ResponseEncodable {}
+extension PluginDescriptor: ResponseEncodable {}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import CrateCore
+import CrateDomain
+import Foundation
+import Hummingbird
+import Logging
+
+@main
+struct Crated: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crated",
+        abstract: "The Crate daemon: owns the library and serves the HTTP API on 127.0.0.1.",
+        version: CrateVersion.string)
+
+    @Option(help: "Config file (default: $CRATE_CONFIG or ~/.config/crate/config.yaml).") var config: String?
+    @Option(help: "Listen address HOST:PORT (overrides http.address).") var httpAddress: String?
+
+    func run() async throws {
+        let runtime: CrateRuntime
+        do {
+            let address = try httpAddress.map(SettingsLoader.parseAddress)
+            runtime = try await CrateRuntime.start(configPath: config) { settings in
+                if let address { (settings.httpHost, settings.httpPort) = address }
+            }
+        } catch {
+            // Config and database problems end start-up with one clear line.
+            throw ValidationError(ErrorText.describe(error))
+        }
+        let logger = runtime.logger
+        logger.info("crated \(CrateVersion.string): config \(runtime.settings.configFile?.path ?? "(none, defaults)"), data \(runtime.settings.dataDirectory.path)")
+        for p in runtime.pluginDescriptors() {
+            logger.info("plugin \(p.kind.rawValue) \(p.name): \(p.available ? "live" : "unavailable (\(p.reason ?? "unknown"))")")
+        }
+        let app = Application(
+            router: APIRouter.make(runtime: runtime),
+            configuration: .init(address: .hostname(runtime.settings.httpHost, port: runtime.settings.httpPort),
+                                 serverName: "crated"),
+            logger: logger)
+        try await app.runService()
+        logger.info("crated stopped")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Crate's typed settings, read once at start-up from the config file and `CRATE_*` environment
+/// variables (the environment wins). See Docs/CONFIG.md for every key.
+public struct Settings: Sendable, Hashable {
+    public var configFile: URL?
+    public var dataDirectory: URL
+    public var enabledSources: [String]
+    /// Decoder names to try first, in order; the rest follow in registration order.
+    public var decoderOrder: [String]
+    public var disabledDecoders: [String]
+    /// `auto`, or an output plugin name.
+    public var output: String
+    public var pulseServer: String?
+    public var pulseSink: String?
+    public var wavOutputPath: URL
+    public var httpHost: String
+    public var httpPort: Int
+    public var logLevel: String
+
+    public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
+
+    public static let defaultHTTPPort = 6610
+    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// Defaults for a data directory; used as the base the loader overrides.
+    public init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+        enabledSources = ["localfiles"]
+        decoderOrder = []
+        disabledDecoders = []
+        output = "auto"
+        wavOutputPath = dataDirectory.appendingPathComponent("output.wav")
+        httpHost = "127.0.0.1"
+        httpPort = Self.defaultHTTPPort
+        logLevel = "info"
+    }
+}

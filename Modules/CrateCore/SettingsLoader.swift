@@ -1,0 +1,125 @@
+import Configuration
+import Foundation
+import SystemPackage
+
+/// Reads `Settings` from the YAML config file and `CRATE_*` environment variables.
+///
+/// Keys are dotted (`output.plugin`); in YAML they nest (`output: {plugin: pulse}`), in the environment
+/// they are upper-cased with `_` and the `CRATE_` prefix (`CRATE_OUTPUT_PLUGIN`). Lists are YAML sequences
+/// or comma-separated strings.
+public enum SettingsLoader {
+    public static let keys = [
+        "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
+        "output.pulse.server", "output.pulse.sink", "output.wav.path", "http.address", "log.level",
+    ]
+
+    public static func environmentName(for key: String) -> String {
+        "CRATE_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
+    /// The config file: `explicit` (from `--config`), else `$CRATE_CONFIG`, else the XDG location.
+    /// Only an explicitly named file must exist.
+    public static func configFile(explicit: String?, environment: [String: String]) -> (url: URL, required: Bool) {
+        if let explicit { return (URL(fileURLWithPath: expandTilde(explicit)), true) }
+        if let env = environment["CRATE_CONFIG"], !env.isEmpty { return (URL(fileURLWithPath: expandTilde(env)), true) }
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (home(environment) + "/.config")
+        return (URL(fileURLWithPath: base).appendingPathComponent("crate/config.yaml"), false)
+    }
+
+    public static func defaultDataDirectory(environment: [String: String]) -> URL {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (home(environment) + "/.local/share")
+        return URL(fileURLWithPath: base).appendingPathComponent("crate")
+    }
+
+    public static func load(configPath: String? = nil,
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            knownSources: [String], knownDecoders: [String], knownOutputs: [String]) async throws -> Settings {
+        let (file, required) = configFile(explicit: configPath, environment: environment)
+        let exists = FileManager.default.fileExists(atPath: file.path)
+        if required && !exists { throw ConfigError.missingFile(path: file.path) }
+
+        var providers: [any ConfigProvider] = [EnvironmentVariablesProvider(environmentVariables: crateVariables(environment))]
+        if exists {
+            do {
+                providers.append(try await FileProvider<YAMLSnapshot>(filePath: FilePath(file.path)))
+            } catch {
+                throw ConfigError.unreadableFile(path: file.path, reason: String(describing: error))
+            }
+        }
+        let reader = ConfigReader(providers: providers)
+        func string(_ key: String) -> String? {
+            reader.string(forKey: ConfigKey(key)).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func list(_ key: String) -> [String]? {
+            let items = reader.stringArray(forKey: ConfigKey(key)) ?? string(key).map { $0.split(separator: ",").map(String.init) }
+            return items?.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        func names(_ key: String, known: [String]) throws -> [String]? {
+            guard let values = list(key) else { return nil }
+            for v in values where !known.contains(v) {
+                throw ConfigError.invalidValue(key: key, value: v, accepted: known.joined(separator: ", "))
+            }
+            return values
+        }
+
+        let dataDirectory = string("data.directory").map { URL(fileURLWithPath: expandTilde($0)) }
+            ?? defaultDataDirectory(environment: environment)
+        var s = Settings(dataDirectory: dataDirectory)
+        s.configFile = exists ? file : nil
+        if let v = try names("sources.enabled", known: knownSources) { s.enabledSources = v }
+        if let v = try names("decoders.order", known: knownDecoders) { s.decoderOrder = v }
+        if let v = try names("decoders.disabled", known: knownDecoders) { s.disabledDecoders = v }
+        if let v = string("output.plugin") {
+            let accepted = ["auto"] + knownOutputs
+            guard accepted.contains(v) else {
+                throw ConfigError.invalidValue(key: "output.plugin", value: v, accepted: accepted.joined(separator: ", "))
+            }
+            s.output = v
+        }
+        s.pulseServer = string("output.pulse.server")
+        s.pulseSink = string("output.pulse.sink")
+        if let v = string("output.wav.path") { s.wavOutputPath = URL(fileURLWithPath: expandTilde(v)) }
+        if let v = string("http.address") { (s.httpHost, s.httpPort) = try parseAddress(v) }
+        if let v = string("log.level") {
+            guard Settings.logLevels.contains(v) else {
+                throw ConfigError.invalidValue(key: "log.level", value: v, accepted: Settings.logLevels.joined(separator: ", "))
+            }
+            s.logLevel = v
+        }
+        return s
+    }
+
+    /// "127.0.0.1:6610", "localhost:80", "[::1]:6610" or a bare port "6610".
+    public static func parseAddress(_ text: String) throws -> (String, Int) {
+        let invalid = ConfigError.invalidValue(key: "http.address", value: text, accepted: "HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:\(Settings.defaultHTTPPort)")
+        if let port = Int(text) {
+            guard (1...65535).contains(port) else { throw invalid }
+            return ("127.0.0.1", port)
+        }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (1...65535).contains(port) else { throw invalid }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw invalid }
+        return (host, port)
+    }
+
+    /// `CRATE_OUTPUT_PLUGIN` becomes `OUTPUT_PLUGIN`, which the provider maps to `output.plugin`.
+    private static func crateVariables(_ environment: [String: String]) -> [String: String] {
+        var out: [String: String] = [:]
+        for (k, v) in environment where k.hasPrefix("CRATE_") && k != "CRATE_CONFIG" {
+            out[String(k.dropFirst("CRATE_".count))] = v
+        }
+        return out
+    }
+
+    private static func home(_ environment: [String: String]) -> String {
+        environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+    }
+
+    static func expandTilde(_ path: String) -> String {
+        path.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst(1) : path
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// What a decoder learned from a file without decoding it: tags and stream facts.
+public struct ProbedFile: Sendable, Hashable {
+    public var tags: TrackTags
+    public var info: StreamInfo
+
+    public init(tags: TrackTags, info: StreamInfo) {
+        self.tags = tags
+        self.info = info
+    }
+}
+
+/// A decoder provider. It is stateless and shared; each `open` returns a fresh `AudioDecoder`.
+/// Errors are `DecodeError`s naming the file and the reason.
+public protocol DecoderPlugin: Sendable {
+    /// Short unique name used in config and `crate plugins`: "flac", "mp3", ...
+    var name: String { get }
+    /// File suffixes it opens, lower case, without the dot.
+    var suffixes: [String] { get }
+    var mimeTypes: [String] { get }
+    var status: PluginStatus { get }
+
+    /// Reads tags, format and exact length through the codec library's metadata API.
+    func probe(_ url: URL) throws -> ProbedFile
+    /// Opens the file for decoding to PCM.
+    func open(_ url: URL) throws -> any AudioDecoder
+}
+
+/// One open stream being decoded. Not shared between threads: the pipeline owns it.
+/// Resources are released when the decoder is deinitialised.
+public protocol AudioDecoder: AnyObject {
+    /// Format of the PCM `read` produces, and the exact length when known.
+    var info: StreamInfo { get }
+    /// Decodes into `buffer` (interleaved float) up to `buffer.count / channels` whole frames.
+    /// Returns the number of frames written; 0 means the end of the stream.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Decoders in priority order. For a file, the candidates are the available decoders that claim
+/// its suffix (or MIME type), tried in that order until one succeeds.
+public struct DecoderRegistry: Sendable {
+    /// Every registered decoder, highest priority first.
+    public let plugins: [any DecoderPlugin]
+
+    /// `order` names decoders to put first, in that order; the rest keep registration order.
+    /// `disabled` names decoders to leave out. Unknown names are an error listing the known ones.
+    public init(_ plugins: [any DecoderPlugin], order: [String] = [], disabled: [String] = []) throws {
+        var seen = Set<String>()
+        for p in plugins where !seen.insert(p.name).inserted {
+            throw RegistryError.duplicateName(kind: .decoder, name: p.name)
+        }
+        let known = plugins.map(\.name)
+        for name in order + disabled where !seen.contains(name) {
+            throw RegistryError.unknownDecoder(name: name, known: known)
+        }
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        self.plugins = plugins.enumerated()
+            .filter { !disabled.contains($0.element.name) }
+            .sorted { (rank[$0.element.name] ?? order.count + $0.offset, $0.offset) < (rank[$1.element.name] ?? order.count + $1.offset, $1.offset) }
+            .map(\.element)
+    }
+
+    public func candidates(forSuffix suffix: String) -> [any DecoderPlugin] {
+        let s = suffix.lowercased()
+        return plugins.filter { $0.status.isAvailable && $0.suffixes.contains(s) }
+    }
+
+    public func candidates(forMIMEType mime: String) -> [any DecoderPlugin] {
+        let m = mime.lowercased()
+        return plugins.filter { $0.status.isAvailable && $0.mimeTypes.contains(m) }
+    }
+
+    /// Every suffix some available decoder opens.
+    public var suffixes: Set<String> {
+        Set(plugins.filter(\.status.isAvailable).flatMap(\.suffixes))
+    }
+
+    public func probe(_ url: URL) throws -> ProbedFile {
+        try firstSuccess(url) { try $0.probe(url) }
+    }
+
+    public func open(_ url: URL) throws -> any AudioDecoder {
+        try firstSuccess(url) { try $0.open(url) }
+    }
+
+    /// Tries each candidate in turn; when all fail, the highest-priority decoder's error is the one reported.
+    private func firstSuccess<T>(_ url: URL, _ body: (any DecoderPlugin) throws -> T) throws -> T {
+        let suffix = url.pathExtension
+        let candidates = candidates(forSuffix: suffix)
+        guard !candidates.isEmpty else { throw RegistryError.noDecoder(path: url.path, suffix: suffix) }
+        var firstError: (any Error)?
+        for decoder in candidates {
+            do { return try body(decoder) } catch { firstError = firstError ?? error }
+        }
+        throw firstError ?? RegistryError.noDecoder(path: url.path, suffix: suffix)
+    }
+
+    public var descriptors: [PluginDescriptor] {
+        plugins.map { PluginDescriptor(name: $0.name, kind: .decoder, status: $0.status, handles: $0.suffixes.map { ".\($0)" }) }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// An album as the library lists it.
+public struct Album: Sendable, Hashable, Codable, Identifiable {
+    public var id: Int64
+    public var identity: String
+    public var title: String
+    public var artist: String
+    public var date: String?
+    public var year: Int?
+    public var genre: String?
+    public var isCompilation: Bool
+    public var trackCount: Int
+    public var discCount: Int
+    /// Total length in seconds.
+    public var duration: Double
+    public var addedAt: Date
+
+    public init(id: Int64, identity: String, title: String, artist: String, date: String?, year: Int?, genre: String?,
+                isCompilation: Bool, trackCount: Int, discCount: Int, duration: Double, addedAt: Date) {
+        self.id = id
+        self.identity = identity
+        self.title = title
+        self.artist = artist
+        self.date = date
+        self.year = year
+        self.genre = genre
+        self.isCompilation = isCompilation
+        self.trackCount = trackCount
+        self.discCount = discCount
+        self.duration = duration
+        self.addedAt = addedAt
+    }
+}
+
+/// A track as the library lists and plays it.
+public struct Track: Sendable, Hashable, Codable, Identifiable {
+    public var id: Int64
+    public var ref: TrackRef
+    public var albumID: Int64
+    public var title: String
+    public var artist: String
+    public var albumArtist: String
+    public var album: String
+    public var genre: String?
+    public var date: String?
+    public var trackNumber: Int?
+    public var trackTotal: Int?
+    public var discNumber: Int?
+    public var discTotal: Int?
+    /// Length in seconds.
+    public var duration: Double
+    public var info: StreamInfo
+    /// The file on disk, for file-backed sources.
+    public var path: String?
+
+    public init(id: Int64, ref: TrackRef, albumID: Int64, title: String, artist: String, albumArtist: String,
+                album: String, genre: String?, date: String?, trackNumber: Int?, trackTotal: Int?,
+                discNumber: Int?, discTotal: Int?, duration: Double, info: StreamInfo, path: String?) {
+        self.id = id
+        self.ref = ref
+        self.albumID = albumID
+        self.title = title
+        self.artist = artist
+        self.albumArtist = albumArtist
+        self.album = album
+        self.genre = genre
+        self.date = date
+        self.trackNumber = trackNumber
+        self.trackTotal = trackTotal
+        self.discNumber = discNumber
+        self.discTotal = discTotal
+        self.duration = duration
+        self.info = info
+        self.path = path
+    }
+}

@@ -1,0 +1,21 @@
+/// An output provider, chosen by name from config ("pulse", "wav", "null") or by `auto`.
+public protocol OutputPlugin: Sendable {
+    var name: String { get }
+    /// Checks now whether the output can work here (a server answers, a folder is writable).
+    func checkStatus() -> PluginStatus
+    func makeOutput() throws -> any AudioOutput
+}
+
+/// A sink for PCM. Owned by one playback thread; `write` may block while the device catches up.
+public protocol AudioOutput: AnyObject {
+    /// Where the sound goes, for the user: "PulseAudio (default sink)", "/data/crate-output.wav".
+    var destination: String { get }
+    /// Opens (or reopens) for `format`. Called again when the stream format changes.
+    func open(_ format: PCMFormat) throws
+    /// Writes interleaved float samples in the opened format.
+    func write(_ samples: UnsafeBufferPointer<Float>) throws
+    /// Blocks until everything written has been played or stored.
+    func drain() throws
+    /// Releases the device; anything not drained is dropped.
+    func close()
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Maps the field names of each tag format onto `TrackTags`.
+/// Vorbis comments serve Opus, Vorbis and FLAC; ID3v2 frame ids serve MP3; RIFF INFO ids serve WAV.
+/// The first non-empty value of a field wins, as players do with repeated comments.
+public struct TagMapper: Sendable {
+    public private(set) var tags = TrackTags()
+
+    public init() {}
+
+    /// A Vorbis comment (`KEY=value`, key case-insensitive).
+    public mutating func vorbisComment(_ key: String, _ value: String) {
+        switch key.uppercased() {
+        case "TITLE": set(\.title, value)
+        case "ARTIST": set(\.artist, value)
+        case "ALBUMARTIST", "ALBUM ARTIST", "ALBUM_ARTIST": set(\.albumArtist, value)
+        case "ALBUM": set(\.album, value)
+        case "GENRE": set(\.genre, value)
+        case "DATE", "YEAR": set(\.date, value)
+        case "TRACKNUMBER", "TRACK": numberPair(value, \.trackNumber, \.trackTotal)
+        case "TRACKTOTAL", "TOTALTRACKS": number(value, \.trackTotal)
+        case "DISCNUMBER", "DISC": numberPair(value, \.discNumber, \.discTotal)
+        case "DISCTOTAL", "TOTALDISCS": number(value, \.discTotal)
+        case "MUSICBRAINZ_ALBUMID": set(\.musicBrainzAlbumID, value)
+        case "COMPILATION": flag(value)
+        default: break
+        }
+    }
+
+    /// A whole comment string in the `KEY=value` form.
+    public mutating func vorbisComment(_ entry: String) {
+        guard let eq = entry.firstIndex(of: "=") else { return }
+        vorbisComment(String(entry[..<eq]), String(entry[entry.index(after: eq)...]))
+    }
+
+    /// An ID3v2 text frame (`TIT2`, `TPE1`, ...); v2.2 three-letter ids are accepted too.
+    /// `description` is the TXXX description, used for MusicBrainz ids.
+    public mutating func id3Frame(_ id: String, _ value: String, description: String? = nil) {
+        switch id.uppercased() {
+        case "TIT2", "TT2": set(\.title, value)
+        case "TPE1", "TP1": set(\.artist, value)
+        case "TPE2", "TP2": set(\.albumArtist, value)
+        case "TALB", "TAL": set(\.album, value)
+        case "TCON", "TCO": set(\.genre, Self.id3Genre(value))
+        case "TDRC", "TYER", "TYE", "TDRL": set(\.date, value)
+        case "TRCK", "TRK": numberPair(value, \.trackNumber, \.trackTotal)
+        case "TPOS", "TPA": numberPair(value, \.discNumber, \.discTotal)
+        case "TCMP", "TCP": flag(value)
+        case "TXXX":
+            switch description?.uppercased() {
+            case "MUSICBRAINZ ALBUM ID", "MUSICBRAINZ_ALBUMID": set(\.musicBrainzAlbumID, value)
+            case "ALBUMARTIST", "ALBUM ARTIST": set(\.albumArtist, value)
+            default: break
+            }
+        default: break
+        }
+    }
+
+    /// A RIFF `LIST/INFO` sub-chunk of a WAV file.
+    public mutating func riffInfo(_ id: String, _ value: String) {
+        switch id {
+        case "INAM": set(\.title, value)
+        case "IART": set(\.artist, value)
+        case "IPRD": set(\.album, value)
+        case "IGNR": set(\.genre, value)
+        case "ICRD": set(\.date, value)
+        case "ITRK", "IPRT": numberPair(value, \.trackNumber, \.trackTotal)
+        default: break
+        }
+    }
+
+    private mutating func set(_ field: WritableKeyPath<TrackTags, String?>, _ raw: String) {
+        let value = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        guard tags[keyPath: field] == nil, !value.isEmpty else { return }
+        tags[keyPath: field] = value
+    }
+
+    private mutating func number(_ raw: String, _ field: WritableKeyPath<TrackTags, Int?>) {
+        guard tags[keyPath: field] == nil, let n = Self.leadingNumber(raw) else { return }
+        tags[keyPath: field] = n
+    }
+
+    /// "3/12" gives number 3 and total 12.
+    private mutating func numberPair(_ raw: String, _ num: WritableKeyPath<TrackTags, Int?>,
+                                     _ total: WritableKeyPath<TrackTags, Int?>) {
+        let parts = raw.split(separator: "/", maxSplits: 1)
+        guard let first = parts.first else { return }
+        number(String(first), num)
+        if parts.count == 2 { number(String(parts[1]), total) }
+    }
+
+    private mutating func flag(_ raw: String) {
+        let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if ["1", "true", "yes"].contains(value) { tags.isCompilation = true }
+    }
+
+    static func leadingNumber(_ raw: String) -> Int? {
+        let digits = raw.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 9, let n = Int(digits), n > 0 else { return nil }
+        return n
+    }
+
+    /// ID3v1-style genre references "(17)" or "17" become names; other text passes through.
+    static func id3Genre(_ raw: String) -> String {
+        var text = raw.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("("), let close = text.firstIndex(of: ")") {
+            let inner = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...].trimmingCharacters(in: .whitespaces)
+            if !rest.isEmpty { return rest }
+            text = String(inner)
+        }
+        if let n = Int(text), n >= 0, n < id3v1Genres.count { return id3v1Genres[n] }
+        return raw
+    }
+
+    static let id3v1Genres = [
+        "Blues", "Classic Rock", "Country", "Dance", "Disco", "Funk", "Grunge", "Hip-Hop", "Jazz", "Metal",
+        "New Age", "Oldies", "Other", "Pop", "R&B", "Rap", "Reggae", "Rock", "Techno", "Industrial",
+        "Alternative", "Ska", "Death Metal", "Pranks", "Soundtrack", "Euro-Techno", "Ambient", "Trip-Hop",
+        "Vocal", "Jazz+Funk", "Fusion", "Trance", "Classical", "Instrumental", "Acid", "House", "Game",
+        "Sound Clip", "Gospel", "Noise", "Alternative Rock", "Bass", "Soul", "Punk", "Space", "Meditative",
+        "Instrumental Pop", "Instrumental Rock", "Ethnic", "Gothic", "Darkwave", "Techno-Industrial",
+        "Electronic", "Pop-Folk", "Eurodance", "Dream", "Southern Rock", "Comedy", "Cult", "Gangsta",
+        "Top 40", "Christian Rap", "Pop/Funk", "Jungle", "Native American", "Cabaret", "New Wave",
+        "Psychedelic", "Rave", "Showtunes", "Trailer", "Lo-Fi", "Tribal", "Acid Punk", "Acid Jazz", "Polka",
+        "Retro", "Musical", "Rock & Roll", "Hard Rock",
+    ]
+}

@@ -1,0 +1,43 @@
+/// The tags Crate keeps for a track, whatever container they came from.
+/// Decoders fill it through `TagMapper`, which knows each format's field names.
+public struct TrackTags: Sendable, Hashable, Codable {
+    public var title: String?
+    public var artist: String?
+    public var albumArtist: String?
+    public var album: String?
+    public var genre: String?
+    /// The release date as tagged ("1997", "1997-05-21").
+    public var date: String?
+    public var trackNumber: Int?
+    public var trackTotal: Int?
+    public var discNumber: Int?
+    public var discTotal: Int?
+    public var musicBrainzAlbumID: String?
+    public var isCompilation: Bool = false
+
+    public init(title: String? = nil, artist: String? = nil, albumArtist: String? = nil, album: String? = nil,
+                genre: String? = nil, date: String? = nil, trackNumber: Int? = nil, trackTotal: Int? = nil,
+                discNumber: Int? = nil, discTotal: Int? = nil, musicBrainzAlbumID: String? = nil,
+                isCompilation: Bool = false) {
+        self.title = title
+        self.artist = artist
+        self.albumArtist = albumArtist
+        self.album = album
+        self.genre = genre
+        self.date = date
+        self.trackNumber = trackNumber
+        self.trackTotal = trackTotal
+        self.discNumber = discNumber
+        self.discTotal = discTotal
+        self.musicBrainzAlbumID = musicBrainzAlbumID
+        self.isCompilation = isCompilation
+    }
+
+    /// The four leading digits of `date`, when they look like a year.
+    public var year: Int? {
+        guard let date else { return nil }
+        let digits = date.prefix(4)
+        guard digits.count == 4, digits.allSatisfy(\.isASCII), let year = Int(digits), year > 0 else { return nil }
+        return year
+    }
+}

@@ -1,0 +1,82 @@
+import CrateDomain
+import Foundation
+import GRDB
+
+extension LibraryStore {
+    private static let albumSelect = """
+        SELECT album.id, album.identity, album.title, artist.name AS artist, album.date, album.year, album.genre,
+               album.is_compilation, album.added_at,
+               COUNT(track.id) AS track_count,
+               MAX(1, COUNT(DISTINCT COALESCE(track.disc_number, 1))) AS disc_count,
+               COALESCE(SUM(track.duration), 0) AS duration
+        FROM album
+        JOIN artist ON artist.id = album.artist_id
+        LEFT JOIN track ON track.album_id = album.id
+        """
+
+    /// Every album, by album artist, then year, then title.
+    public func albums() throws -> [Album] {
+        try read { db in
+            try Row.fetchAll(db, sql: Self.albumSelect + """
+                 GROUP BY album.id ORDER BY artist.name COLLATE NOCASE, album.year, album.title COLLATE NOCASE
+                """).map(Self.album)
+        }
+    }
+
+    public func album(id: Int64) throws -> Album? {
+        try read { db in
+            try Row.fetchOne(db, sql: Self.albumSelect + " WHERE album.id = ? GROUP BY album.id", arguments: [id])
+                .map(Self.album)
+        }
+    }
+
+    /// Resolves what a user typed for ALBUM: an id, an exact title, or words that all occur in
+    /// "artist title". Exactly one match is required.
+    public func resolveAlbum(_ query: String) throws -> Album {
+        let q = query.trimmingCharacters(in: .whitespaces)
+        if let id = Int64(q), let album = try album(id: id) { return album }
+        let all = try albums()
+        let exact = all.filter { $0.title.caseInsensitiveCompare(q) == .orderedSame }
+        if exact.count == 1, let only = exact.first { return only }
+        let words = q.lowercased().split(separator: " ").map(String.init)
+        let matches = (exact.isEmpty ? all : exact).filter { album in
+            let haystack = "\(album.artist) \(album.title)".lowercased()
+            return words.allSatisfy { haystack.contains($0) }
+        }
+        if matches.count == 1, let only = matches.first { return only }
+        if matches.isEmpty { throw StoreError.albumNotFound(q) }
+        throw StoreError.ambiguousAlbum(query: q, candidates: matches.map { "\($0.id)  \($0.artist) — \($0.title)" })
+    }
+
+    /// The album's tracks in album order: disc, then track number, then file path.
+    public func tracks(albumID: Int64) throws -> [Track] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT track.*, album.title AS album_title, album_artist.name AS album_artist, file.path
+                FROM track
+                JOIN album ON album.id = track.album_id
+                JOIN artist AS album_artist ON album_artist.id = album.artist_id
+                LEFT JOIN file ON file.track_id = track.id
+                WHERE track.album_id = ?
+                ORDER BY COALESCE(track.disc_number, 1), track.track_number IS NULL, track.track_number, file.path
+                """, arguments: [albumID]).map(Self.track)
+        }
+    }
+
+    private static func album(_ row: Row) -> Album {
+        Album(id: row["id"], identity: row["identity"], title: row["title"], artist: row["artist"], date: row["date"],
+              year: row["year"], genre: row["genre"], isCompilation: row["is_compilation"],
+              trackCount: row["track_count"], discCount: row["disc_count"], duration: row["duration"],
+              addedAt: Date(timeIntervalSince1970: row["added_at"]))
+    }
+
+    private static func track(_ row: Row) -> Track {
+        Track(id: row["id"], ref: TrackRef(source: row["source"], id: row["source_id"]), albumID: row["album_id"],
+              title: row["title"], artist: row["artist"], albumArtist: row["album_artist"], album: row["album_title"],
+              genre: row["genre"], date: row["date"], trackNumber: row["track_number"], trackTotal: row["track_total"],
+              discNumber: row["disc_number"], discTotal: row["disc_total"], duration: row["duration"],
+              info: StreamInfo(codec: row["codec"], sampleRate: row["sample_rate"], channels: row["channels"],
+                               bitsPerSample: row["bits_per_sample"], frames: row["frames"]),
+              path: row["path"])
+    }
+}

@@ -1,0 +1,64 @@
+import CrateDomain
+import Foundation
+import GRDB
+
+/// The library database: one SQLite file in WAL mode, shared safely between threads by GRDB's pool.
+/// Writes are short transactions (one scanned folder each), so reads never wait long.
+public final class LibraryStore: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `url` and applies pending migrations.
+    public init(url: URL) throws {
+        path = url.path
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var config = Configuration()
+            config.busyMode = .timeout(5)
+            pool = try DatabasePool(path: path, configuration: config)
+        } catch {
+            throw StoreError.cannotOpen(path: url.path, reason: Self.reason(error))
+        }
+        do {
+            try Migrations.migrator.migrate(pool)
+        } catch {
+            throw StoreError.migrationFailed(path: url.path, reason: Self.reason(error))
+        }
+    }
+
+    /// Runs a read, turning database errors into `StoreError`.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch let error as StoreError { throw error } catch {
+            throw StoreError.query(Self.reason(error))
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch let error as StoreError { throw error } catch {
+            throw StoreError.query(Self.reason(error))
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let db = error as? DatabaseError { return db.message ?? db.description }
+        return String(describing: error)
+    }
+
+    /// Row counts, for `crate` summaries and the health endpoint.
+    public func counts() throws -> LibraryCounts {
+        try read { db in
+            LibraryCounts(
+                albums: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM album") ?? 0,
+                tracks: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track") ?? 0,
+                artists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM artist") ?? 0,
+                scanFailures: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_failure") ?? 0)
+        }
+    }
+}
+
+public struct LibraryCounts: Sendable, Hashable, Codable {
+    public var albums: Int
+    public var tracks: Int
+    public var artists: Int
+    public var scanFailures: Int
+}

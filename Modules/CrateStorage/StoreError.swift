@@ -1,0 +1,24 @@
+/// Storage failures, with the database path so the user knows which file is at fault.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case migrationFailed(path: String, reason: String)
+    case query(String)
+    case albumNotFound(String)
+    case ambiguousAlbum(query: String, candidates: [String])
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason):
+            "cannot open the library database at \(path): \(reason)"
+        case let .migrationFailed(path, reason):
+            "cannot upgrade the library database at \(path): \(reason)"
+        case let .query(reason):
+            "library database error: \(reason)"
+        case let .albumNotFound(query):
+            "no album matches '\(query)' (try `crate albums`)"
+        case let .ambiguousAlbum(query, candidates):
+            "'\(query)' matches \(candidates.count) albums; be more specific or use the id:\n  "
+                + candidates.prefix(10).joined(separator: "\n  ")
+        }
+    }
+}

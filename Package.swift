@@ -1,0 +1,95 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Crate: one core, several front ends. Dependencies point inward:
+// Apps -> CrateCore -> (plugins, CrateStorage, CrateAudio) -> CrateDomain.
+// A plugin depends on CrateDomain (and its own C module) only.
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+func system(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Plugins/System/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+func plugin(_ name: String, path: String, _ deps: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: ["CrateDomain"] + deps, path: path, swiftSettings: strict)
+}
+
+func tests(_ name: String, _ deps: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: deps + ["CrateTestSupport"], path: "Tests/\(name)", swiftSettings: strict)
+}
+
+let package = Package(
+    name: "Crate",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "crate", targets: ["crate"]),
+        .executable(name: "crated", targets: ["crated"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        // C libraries from Debian, through pkg-config.
+        system("COpusFile", pkgConfig: "opusfile", apt: "libopusfile-dev"),
+        system("CVorbisFile", pkgConfig: "vorbisfile", apt: "libvorbis-dev"),
+        system("CMpg123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
+        system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
+        system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
+
+        // Core modules.
+        .target(name: "CrateDomain", path: "Modules/CrateDomain", swiftSettings: strict),
+        .target(name: "CrateStorage", dependencies: ["CrateDomain", .product(name: "GRDB", package: "GRDB.swift")],
+                path: "Modules/CrateStorage", swiftSettings: strict),
+        .target(name: "CrateAudio", dependencies: ["CrateDomain"], path: "Modules/CrateAudio", swiftSettings: strict),
+        .target(name: "CrateCore", dependencies: [
+            "CrateDomain", "CrateStorage", "CrateAudio",
+            "LocalFilesSource",
+            "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
+            "PulseAudioOutput", "WAVFileOutput", "NullOutput",
+            .product(name: "Configuration", package: "swift-configuration"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Modules/CrateCore", swiftSettings: strict),
+
+        // Plugins: one folder each, registered in CrateCore/PluginCatalog.swift.
+        plugin("LocalFilesSource", path: "Plugins/Sources/LocalFiles"),
+        plugin("OpusDecoder", path: "Plugins/Decoders/Opus", ["COpusFile"]),
+        plugin("VorbisDecoder", path: "Plugins/Decoders/Vorbis", ["CVorbisFile"]),
+        plugin("MP3Decoder", path: "Plugins/Decoders/MP3", ["CMpg123"]),
+        plugin("FLACDecoder", path: "Plugins/Decoders/FLAC", ["CFLAC"]),
+        plugin("WAVDecoder", path: "Plugins/Decoders/WAV"),
+        plugin("PulseAudioOutput", path: "Plugins/Outputs/PulseAudio", ["CPulse"]),
+        plugin("WAVFileOutput", path: "Plugins/Outputs/WAVFile"),
+        plugin("NullOutput", path: "Plugins/Outputs/Null"),
+
+        // Front ends.
+        .executableTarget(name: "crate", dependencies: [
+            "CrateCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Apps/crate", swiftSettings: strict),
+        .executableTarget(name: "crated", dependencies: [
+            "CrateCore", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Apps/crated", swiftSettings: strict),
+
+        // Tests: real files, a real database, real servers.
+        .target(name: "CrateTestSupport", dependencies: ["CrateDomain"], path: "Tests/CrateTestSupport", swiftSettings: strict),
+        tests("CrateDomainTests", ["CrateDomain"]),
+        tests("CrateStorageTests", ["CrateStorage"]),
+        tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "WAVFileOutput", "NullOutput"]),
+        tests("CrateCoreTests", ["CrateCore"]),
+        tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder"]),
+        tests("OpusDecoderTests", ["OpusDecoder"]),
+        tests("VorbisDecoderTests", ["VorbisDecoder"]),
+        tests("MP3DecoderTests", ["MP3Decoder"]),
+        tests("FLACDecoderTests", ["FLACDecoder"]),
+        tests("WAVDecoderTests", ["WAVDecoder"]),
+        tests("PulseAudioOutputTests", ["PulseAudioOutput"]),
+        tests("WAVFileOutputTests", ["WAVFileOutput"]),
+        tests("NullOutputTests", ["NullOutput"]),
+        tests("CrateAppsTests", ["crate", "crated"]),
+    ]
+)

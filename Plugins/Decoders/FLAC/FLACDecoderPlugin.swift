@@ -1,0 +1,204 @@
+import CFLAC
+import CrateDomain
+import Foundation
+
+/// Native FLAC through libFLAC. STREAMINFO gives the exact length; integer samples become floats
+/// by dividing by 2^(bits-1), which is exact for every depth up to 24 bits.
+public struct FLACDecoderPlugin: DecoderPlugin {
+    public let name = "flac"
+    public let suffixes = ["flac"]
+    public let mimeTypes = ["audio/flac", "audio/x-flac"]
+    /// libFLAC is linked at build time, so there is nothing to find at run time.
+    public let status = PluginStatus.available
+
+    public init() {}
+
+    public func probe(_ url: URL) throws -> ProbedFile {
+        _ = try FileCheck.readableSize(url)
+        // The level-0 metadata API reads just the header blocks.
+        var block = FLAC__StreamMetadata()
+        guard FLAC__metadata_get_streaminfo(url.path, &block) != 0, block.type == FLAC__METADATA_TYPE_STREAMINFO else {
+            throw DecodeError(url: url, reason: "not a FLAC file")
+        }
+        let info = try FLACAudioDecoder.streamInfo(block.data.stream_info, url: url)
+
+        var mapper = TagMapper()
+        var comments: UnsafeMutablePointer<FLAC__StreamMetadata>?
+        // False with no block at all is simply an untagged file.
+        if FLAC__metadata_get_tags(url.path, &comments) != 0, let comments {
+            defer { FLAC__metadata_object_delete(comments) }
+            let vc = comments.pointee.data.vorbis_comment
+            if let entries = vc.comments {
+                for i in 0..<Int(vc.num_comments) {
+                    guard let entry = entries[i].entry, entries[i].length > 0 else { continue }
+                    // Entries are length-delimited UTF-8.
+                    mapper.vorbisComment(String(decoding: UnsafeBufferPointer(start: entry, count: Int(entries[i].length)),
+                                                as: UTF8.self))
+                }
+            }
+        }
+
+        // The header says nothing about whether the audio is all there; seeking to the last
+        // sample does, cheaply (a few frames are read, not the whole file).
+        if let frames = info.frames, frames > 0 {
+            let decoder = try FLACAudioDecoder(url: url)
+            try decoder.checkReaches(frame: frames - 1)
+        }
+        return ProbedFile(tags: mapper.tags, info: info)
+    }
+
+    public func open(_ url: URL) throws -> any AudioDecoder {
+        try FLACAudioDecoder(url: url)
+    }
+}
+
+/// Collects what libFLAC's callbacks deliver; handed to them through `client_data`.
+final class FLACSink {
+    var streamInfo: FLAC__StreamMetadata_StreamInfo?
+    /// Decoded frames not yet handed out, interleaved.
+    var pending: [Float] = []
+    var pendingOffset = 0
+    var framesDecoded: Int64 = 0
+    /// The first problem libFLAC reported; decoding continues past a damaged frame, as players do.
+    var error: String?
+    var fatal: String?
+
+    func write(_ frame: FLAC__Frame, _ planes: UnsafePointer<UnsafePointer<FLAC__int32>?>) -> FLAC__StreamDecoderWriteStatus {
+        guard let info = streamInfo else {
+            fatal = "audio frame before the STREAMINFO header"
+            return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+        }
+        let channels = Int(frame.header.channels), bits = Int(frame.header.bits_per_sample)
+        guard channels == Int(info.channels), bits >= 4, bits <= 32 else {
+            fatal = "a frame has \(channels) channels at \(bits) bits, the stream \(info.channels) at \(info.bits_per_sample)"
+            return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+        }
+        let blocksize = Int(frame.header.blocksize)
+        // A power of two: the division is exact, so 16-bit input gives exactly n / 32768.
+        let scale = 1 / Float(Int64(1) << (bits - 1))
+        if pendingOffset == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingOffset = 0
+        }
+        let start = pending.count
+        pending.append(contentsOf: repeatElement(0, count: blocksize * channels))
+        pending.withUnsafeMutableBufferPointer { out in
+            for c in 0..<channels {
+                guard let plane = planes[c] else { continue }
+                for i in 0..<blocksize { out[start + i * channels + c] = Float(plane[i]) * scale }
+            }
+        }
+        framesDecoded += Int64(blocksize)
+        return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
+    }
+}
+
+public final class FLACAudioDecoder: AudioDecoder {
+    public let info: StreamInfo
+    private let url: URL
+    private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    /// Owned here so it outlives the decoder that holds an unretained pointer to it.
+    private let sink = FLACSink()
+    private var finished = false
+
+    init(url: URL) throws {
+        _ = try FileCheck.readableSize(url)
+        guard let decoder = FLAC__stream_decoder_new() else {
+            throw DecodeError(url: url, reason: "cannot start the FLAC decoder: out of memory")
+        }
+        // Until `self` is complete, deinit does not run: free by hand on the way out.
+        var opened = false
+        defer { if !opened { FLAC__stream_decoder_delete(decoder) } }
+
+        let client = Unmanaged.passUnretained(sink).toOpaque()
+        let status = FLAC__stream_decoder_init_file(decoder, url.path, { _, frame, buffer, client in
+            guard let frame, let buffer, let client else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
+            return Unmanaged<FLACSink>.fromOpaque(client).takeUnretainedValue().write(frame.pointee, buffer)
+        }, { _, metadata, client in
+            guard let metadata, let client, metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO else { return }
+            Unmanaged<FLACSink>.fromOpaque(client).takeUnretainedValue().streamInfo = metadata.pointee.data.stream_info
+        }, { _, status, client in
+            guard let client else { return }
+            let sink = Unmanaged<FLACSink>.fromOpaque(client).takeUnretainedValue()
+            if sink.error == nil { sink.error = FLACAudioDecoder.describe(status) }
+        }, client)
+        guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
+            throw DecodeError(url: url, reason: status == FLAC__STREAM_DECODER_INIT_STATUS_ERROR_OPENING_FILE
+                ? "cannot open the file" : "cannot start the FLAC decoder")
+        }
+        guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let streamInfo = sink.streamInfo else {
+            throw DecodeError(url: url, reason: "not a FLAC file")
+        }
+        let info = try Self.streamInfo(streamInfo, url: url)
+        self.url = url
+        self.decoder = decoder
+        self.info = info
+        opened = true
+    }
+
+    deinit {
+        FLAC__stream_decoder_finish(decoder)
+        FLAC__stream_decoder_delete(decoder)
+    }
+
+    static func streamInfo(_ si: FLAC__StreamMetadata_StreamInfo, url: URL) throws -> StreamInfo {
+        guard si.sample_rate > 0, si.channels > 0, si.bits_per_sample >= 4, si.bits_per_sample <= 32 else {
+            throw DecodeError(url: url, reason: "damaged FLAC header: \(si.channels) channels, \(si.bits_per_sample) bits at \(si.sample_rate) Hz")
+        }
+        // Zero total_samples means "unknown" (a stream encoded from a pipe).
+        return StreamInfo(codec: "flac", sampleRate: Int(si.sample_rate), channels: Int(si.channels),
+                          bitsPerSample: Int(si.bits_per_sample),
+                          frames: si.total_samples > 0 ? Int64(clamping: si.total_samples) : nil)
+    }
+
+    /// Throws unless the stream can be positioned at `frame`: libFLAC fails that seek when the file is cut short.
+    func checkReaches(frame: Int64) throws {
+        guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0, sink.fatal == nil else {
+            let detail = (sink.fatal ?? sink.error).map { " (\($0))" } ?? ""
+            throw DecodeError(url: url, reason: "truncated: the audio ends before the \(frame + 1) frames its header declares" + detail)
+        }
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channels = info.channels
+        let capacity = buffer.count / channels
+        guard capacity > 0, let base = buffer.baseAddress else { return 0 }
+        while sink.pendingOffset == sink.pending.count {
+            if finished { return 0 }
+            let ok = FLAC__stream_decoder_process_single(decoder) != 0
+            if let fatal = sink.fatal { throw DecodeError(url: url, reason: fatal) }
+            let state = FLAC__stream_decoder_get_state(decoder)
+            if !ok || state == FLAC__STREAM_DECODER_ABORTED || state == FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR {
+                throw DecodeError(url: url, reason: "decode error: \(sink.error ?? String(cString: FLAC__stream_decoder_get_resolved_state_string(decoder)))")
+            }
+            if state == FLAC__STREAM_DECODER_END_OF_STREAM {
+                finished = true
+                if let total = info.frames, sink.framesDecoded < total {
+                    throw DecodeError(url: url, reason: truncatedReason(sink.error))
+                }
+            }
+        }
+        let frames = min(capacity, (sink.pending.count - sink.pendingOffset) / channels)
+        sink.pending.withUnsafeBufferPointer { pending in
+            let start = sink.pendingOffset
+            for i in 0..<frames * channels { base[i] = pending[start + i] }
+        }
+        sink.pendingOffset += frames * channels
+        return frames
+    }
+
+    private func truncatedReason(_ detail: String?) -> String {
+        let total = info.frames.map { " of \($0)" } ?? ""
+        return "truncated: the audio ends at frame \(sink.framesDecoded)\(total)" + (detail.map { " (\($0))" } ?? "")
+    }
+
+    static func describe(_ status: FLAC__StreamDecoderErrorStatus) -> String {
+        switch status {
+        case FLAC__STREAM_DECODER_ERROR_STATUS_LOST_SYNC: "lost sync"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_BAD_HEADER: "damaged frame header"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_FRAME_CRC_MISMATCH: "frame checksum mismatch"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_UNPARSEABLE_STREAM: "unparseable stream"
+        default: "damaged stream"
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import CMpg123
+import CrateDomain
+import Foundation
+
+/// MPEG audio through libmpg123, gapless: with the LAME/Xing header that encoders write,
+/// mpg123 removes the encoder delay and padding, and a full scan gives the exact length.
+public struct MP3DecoderPlugin: DecoderPlugin {
+    public let name = "mp3"
+    public let suffixes = ["mp3"]
+    public let mimeTypes = ["audio/mpeg"]
+    public let status: PluginStatus
+
+    public init() {
+        status = mpg123Library == MPG123_OK.rawValue
+            ? .available
+            : .unavailable(reason: "libmpg123 failed to initialise: \(String(cString: mpg123_plain_strerror(mpg123Library)))")
+    }
+
+    public func probe(_ url: URL) throws -> ProbedFile {
+        let decoder = try MP3AudioDecoder(url: url)
+        return ProbedFile(tags: decoder.tags(), info: decoder.info)
+    }
+
+    public func open(_ url: URL) throws -> any AudioDecoder {
+        try MP3AudioDecoder(url: url)
+    }
+}
+
+/// mpg123_init is needed (once) only by libmpg123 before 1.27 and harmless after; a global is
+/// initialised exactly once, thread-safely.
+let mpg123Library: Int32 = mpg123_init()
+
+public final class MP3AudioDecoder: AudioDecoder {
+    public let info: StreamInfo
+    private let url: URL
+    private let handle: OpaquePointer
+    /// Frames handed out so far; reading stops at `info.frames`.
+    private var delivered: Int64 = 0
+
+    init(url: URL) throws {
+        _ = try FileCheck.readableSize(url)
+        guard mpg123Library == MPG123_OK.rawValue else {
+            throw DecodeError(url: url, reason: "libmpg123 failed to initialise")
+        }
+        var error: Int32 = 0
+        guard let handle = mpg123_new(nil, &error) else {
+            throw DecodeError(url: url, reason: "cannot start the MP3 decoder: \(String(cString: mpg123_plain_strerror(error)))")
+        }
+        // Until `self` is complete, deinit does not run: free by hand on the way out.
+        var opened = false
+        defer { if !opened { mpg123_delete(handle) } }
+
+        func failure(_ what: String) -> DecodeError {
+            DecodeError(url: url, reason: "\(what): \(String(cString: mpg123_strerror(handle)))")
+        }
+        // Gapless is on by default in current builds; QUIET keeps garbage files from printing to stderr.
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue), 0)
+        // Float output must be the only format allowed before the first frame is decoded: set after
+        // mpg123_getformat, it is ignored for the stream already set up. So allow 32-bit float at
+        // every rate and channel count, then read the file's own rate and channels.
+        mpg123_format_none(handle)
+        var rateList: UnsafePointer<Int>?
+        var rateCount = 0
+        mpg123_rates(&rateList, &rateCount)
+        if let rateList {
+            for i in 0..<rateCount {
+                mpg123_format(handle, rateList[i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
+                              Int32(MPG123_ENC_FLOAT_32.rawValue))
+            }
+        }
+        guard mpg123_open(handle, url.path) == MPG123_OK.rawValue else { throw failure("cannot open") }
+
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
+            // On a readable, non-empty file this means no MPEG frame was found in the resync window.
+            throw DecodeError(url: url, reason: "not an MP3 stream: no MPEG audio frames found")
+        }
+        guard rate > 0, channels > 0, encoding == Int32(MPG123_ENC_FLOAT_32.rawValue) else {
+            throw DecodeError(url: url, reason: "unsupported MPEG stream format (\(rate) Hz, \(channels) ch)")
+        }
+        // No second mpg123_format_none/mpg123_format for just this rate: measured, that makes mpg123
+        // silently resample a concatenated file's later part, longer than the scanned length. Left
+        // open, a format change is reported (MPG123_NEW_FORMAT) and `read` refuses it.
+
+        // The LAME/Xing header gives the intended length; the scan counts the frames actually there.
+        var delay = -1
+        mpg123_getstate2(handle, Int32(MPG123_ENC_DELAY.rawValue), &delay, nil)
+        let declaredFrames = mpg123_framelength(handle)
+        guard mpg123_scan(handle) == MPG123_OK.rawValue else { throw failure("cannot scan the stream") }
+        let scannedFrames = mpg123_framelength(handle)
+        let length = mpg123_length(handle)
+        guard length >= 0 else { throw failure("cannot determine the length") }
+        // Only the LAME header (which carries the encoder delay) makes the declared count trustworthy;
+        // one MPEG frame of slack allows for encoders that count the header frame itself.
+        if delay >= 0, declaredFrames > 0, scannedFrames >= 0, scannedFrames + 1 < declaredFrames {
+            throw DecodeError(url: url, reason: "truncated: \(scannedFrames) of \(declaredFrames) MPEG frames present")
+        }
+
+        self.url = url
+        self.handle = handle
+        self.info = StreamInfo(codec: "mp3", sampleRate: rate, channels: Int(channels), bitsPerSample: nil,
+                               frames: Int64(length))
+        opened = true
+    }
+
+    deinit {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+    }
+
+    /// ID3v2 text frames by id (TXXX with descriptions), then ID3v1 to fill what v2 left empty.
+    func tags() -> TrackTags {
+        var mapper = TagMapper()
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return mapper.tags }
+        if let v2 = v2?.pointee {
+            if let texts = v2.text {
+                for i in 0..<v2.texts {
+                    mapper.id3Frame(Self.frameID(texts[i].id), Self.string(texts[i].text))
+                }
+            }
+            if let extras = v2.extra {
+                for i in 0..<v2.extras {
+                    mapper.id3Frame("TXXX", Self.string(extras[i].text), description: Self.string(extras[i].description))
+                }
+            }
+        }
+        if var v1 = v1?.pointee {
+            // TagMapper keeps the first value it sees, so these only fill gaps left by ID3v2.
+            mapper.id3Frame("TIT2", Self.latin1(&v1.title))
+            mapper.id3Frame("TPE1", Self.latin1(&v1.artist))
+            mapper.id3Frame("TALB", Self.latin1(&v1.album))
+            mapper.id3Frame("TYER", Self.latin1(&v1.year))
+            if v1.genre != 255 { mapper.id3Frame("TCON", "(\(v1.genre))") }
+            // ID3v1.1: a zero byte before the last comment byte marks that byte as the track number.
+            if v1.comment.28 == 0, v1.comment.29 != 0 { mapper.id3Frame("TRCK", String(UInt8(bitPattern: v1.comment.29))) }
+        }
+        return mapper.tags
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channels = info.channels
+        var capacity = buffer.count / channels
+        // Stop at the scanned length: this libmpg123 reports a reader error, not MPG123_DONE, at end of file.
+        if let total = info.frames { capacity = Int(min(Int64(capacity), max(0, total - delivered))) }
+        guard capacity > 0, let base = buffer.baseAddress else { return 0 }
+        let frameBytes = channels * MemoryLayout<Float>.size
+        var done = 0
+        while true {
+            let result = mpg123_read(handle, base, capacity * frameBytes, &done)
+            if result == MPG123_NEW_FORMAT.rawValue {
+                // A concatenated file can switch rate or channels; the output format cannot change mid-track.
+                var rate = 0
+                var channels: Int32 = 0
+                var encoding: Int32 = 0
+                mpg123_getformat(handle, &rate, &channels, &encoding)
+                guard rate == info.sampleRate, Int(channels) == info.channels, encoding == Int32(MPG123_ENC_FLOAT_32.rawValue) else {
+                    throw DecodeError(url: url, reason: "the stream changes format at frame \(delivered) (to \(rate) Hz, \(channels) ch)")
+                }
+                if done == 0 { continue }
+            }
+            if result == MPG123_OK.rawValue || result == MPG123_DONE.rawValue || done > 0 { break }
+            throw DecodeError(url: url, reason: "decode error at frame \(delivered): \(String(cString: mpg123_strerror(handle)))")
+        }
+        let frames = done / frameBytes
+        delivered += Int64(frames)
+        for i in 0..<frames * channels { base[i] = min(max(base[i], -1), 1) }  // MP3 can overshoot full scale.
+        return frames
+    }
+
+    private static func string(_ s: mpg123_string) -> String {
+        // mpg123 stores UTF-8; `fill` may count more than one terminating zero, and ID3v2.4 separates
+        // multiple values with zeros, so the text is what comes before the first zero.
+        guard let p = s.p, s.fill > 0 else { return "" }
+        let bytes = UnsafeRawBufferPointer(start: p, count: s.fill)
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    private static func frameID(_ id: (CChar, CChar, CChar, CChar)) -> String {
+        String(decoding: [id.0, id.1, id.2, id.3].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// ID3v1 fields are fixed-width Latin-1, padded with zeros or spaces.
+    private static func latin1<T>(_ field: inout T) -> String {
+        withUnsafeBytes(of: &field) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(bytes.map { Character(Unicode.Scalar($0)) })
+        }
+    }
+}

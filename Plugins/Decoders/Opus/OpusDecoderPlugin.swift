@@ -1,0 +1,115 @@
+import COpusFile
+import CrateDomain
+import Foundation
+
+/// Ogg Opus through libopusfile. Output is always 48 kHz (Opus' internal rate); opusfile removes
+/// the pre-skip and the end trim, so `frames` is the exact gapless length.
+public struct OpusDecoderPlugin: DecoderPlugin {
+    public let name = "opus"
+    public let suffixes = ["opus"]
+    public let mimeTypes = ["audio/opus"]
+    /// libopusfile is linked at build time, so there is nothing to find at run time.
+    public let status = PluginStatus.available
+
+    public init() {}
+
+    public func probe(_ url: URL) throws -> ProbedFile {
+        let decoder = try OpusAudioDecoder(url: url)
+        return ProbedFile(tags: decoder.tags(), info: decoder.info)
+    }
+
+    public func open(_ url: URL) throws -> any AudioDecoder {
+        try OpusAudioDecoder(url: url)
+    }
+}
+
+public final class OpusAudioDecoder: AudioDecoder {
+    public let info: StreamInfo
+    private let url: URL
+    private let file: OpaquePointer
+    /// Frames handed out so far, to notice a stream that ends before its declared length.
+    private var delivered: Int64 = 0
+
+    init(url: URL) throws {
+        let size = try FileCheck.readableSize(url)
+        var error: Int32 = 0
+        guard let file = op_open_file(url.path, &error) else {
+            throw DecodeError(url: url, reason: Self.describe(error))
+        }
+        // Until `self` is complete, deinit does not run: free by hand on the way out.
+        var opened = false
+        defer { if !opened { op_free(file) } }
+
+        guard let head = op_head(file, -1) else { throw DecodeError(url: url, reason: "damaged Opus header") }
+        let channels = Int(head.pointee.channel_count)
+        guard channels > 0 else { throw DecodeError(url: url, reason: "damaged Opus header: no channels") }
+        try OggTail.checkComplete(url, size: size)
+        let total = op_pcm_total(file, -1)
+
+        self.url = url
+        self.file = file
+        self.info = StreamInfo(codec: "opus", sampleRate: 48000, channels: channels, bitsPerSample: nil,
+                               frames: total >= 0 ? Int64(total) : nil)
+        opened = true
+    }
+
+    deinit {
+        op_free(file)
+    }
+
+    /// The first link's comments; a chained file is one track to Crate.
+    func tags() -> TrackTags {
+        var mapper = TagMapper()
+        guard let tags = op_tags(file, 0)?.pointee, let comments = tags.user_comments,
+              let lengths = tags.comment_lengths else { return mapper.tags }
+        for i in 0..<Int(max(0, tags.comments)) {
+            guard let entry = comments[i], lengths[i] > 0 else { continue }
+            // Comments are length-delimited UTF-8, not necessarily NUL-terminated.
+            let bytes = UnsafeRawBufferPointer(start: entry, count: Int(lengths[i]))
+            mapper.vorbisComment(String(decoding: bytes, as: UTF8.self))
+        }
+        return mapper.tags
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channels = info.channels
+        let capacity = min(buffer.count, Int(Int32.max)) / channels * channels
+        guard capacity > 0, let base = buffer.baseAddress else { return 0 }
+        while true {
+            var link: Int32 = 0
+            let frames = op_read_float(file, base, Int32(capacity), &link)
+            if frames == OP_HOLE { continue }  // A damaged page: opusfile resumes after it, as players do.
+            if frames < 0 { throw DecodeError(url: url, reason: Self.describe(frames)) }
+            if frames == 0 {
+                // Damaged pages are skipped silently; a stream that comes up short says so here.
+                if let total = info.frames, delivered < total {
+                    throw DecodeError(url: url, reason: "damaged Ogg Opus stream: the audio ends at frame \(delivered) of \(total)")
+                }
+                return 0
+            }
+            // Links of a chained file may differ in channels; the output format cannot change mid-track.
+            if let head = op_head(file, link), Int(head.pointee.channel_count) != channels {
+                throw DecodeError(url: url, reason: "a chained stream changes from \(channels) to \(head.pointee.channel_count) channels at frame \(delivered)")
+            }
+            delivered += Int64(frames)
+            let samples = Int(frames) * channels
+            // Opus can overshoot full scale slightly; the pipeline promises [-1, 1].
+            for i in 0..<samples { base[i] = min(max(base[i], -1), 1) }
+            return Int(frames)
+        }
+    }
+
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case OP_ENOTFORMAT: "not an Ogg Opus stream"
+        case OP_EBADHEADER: "damaged Opus header"
+        case OP_EVERSION: "unsupported Opus version"
+        case OP_ENOTAUDIO: "not an audio stream"
+        case OP_EREAD: "read error"
+        case OP_EFAULT: "out of memory or internal decoder error"
+        case OP_EIMPL: "uses an Opus feature this decoder does not support"
+        case OP_EBADPACKET, OP_EBADLINK, OP_EBADTIMESTAMP, OP_EINVAL: "damaged Ogg Opus stream"
+        default: "Opus decoding failed (error \(code))"
+        }
+    }
+}

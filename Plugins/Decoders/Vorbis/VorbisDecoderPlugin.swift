@@ -1,0 +1,140 @@
+import CVorbisFile
+import CrateDomain
+import Foundation
+
+/// Ogg Vorbis through libvorbisfile, which trims to the granule positions, so `frames` is exact.
+public struct VorbisDecoderPlugin: DecoderPlugin {
+    public let name = "vorbis"
+    public let suffixes = ["ogg", "oga"]
+    public let mimeTypes = ["audio/ogg", "audio/vorbis"]
+    /// libvorbisfile is linked at build time, so there is nothing to find at run time.
+    public let status = PluginStatus.available
+
+    public init() {}
+
+    public func probe(_ url: URL) throws -> ProbedFile {
+        let decoder = try VorbisAudioDecoder(url: url)
+        return ProbedFile(tags: decoder.tags(), info: decoder.info)
+    }
+
+    public func open(_ url: URL) throws -> any AudioDecoder {
+        try VorbisAudioDecoder(url: url)
+    }
+}
+
+public final class VorbisAudioDecoder: AudioDecoder {
+    public let info: StreamInfo
+    private let url: URL
+    /// Heap-allocated because vorbisfile keeps the struct's address for the life of the stream.
+    private let file: UnsafeMutablePointer<OggVorbis_File>
+    /// Frames handed out so far, to notice a stream that ends before its declared length.
+    private var delivered: Int64 = 0
+
+    init(url: URL) throws {
+        let size = try FileCheck.readableSize(url)
+        let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
+        let result = ov_fopen(url.path, file)
+        guard result == 0 else {
+            // On failure ov_fopen has already closed the file and cleared the struct.
+            file.deallocate()
+            throw DecodeError(url: url, reason: Self.describe(result))
+        }
+        // Until `self` is complete, deinit does not run: free by hand on the way out.
+        var opened = false
+        defer {
+            if !opened {
+                ov_clear(file)
+                file.deallocate()
+            }
+        }
+
+        guard let vi = ov_info(file, -1) else { throw DecodeError(url: url, reason: "damaged Vorbis header") }
+        let channels = Int(vi.pointee.channels), rate = Int(vi.pointee.rate)
+        guard channels > 0, rate > 0 else {
+            throw DecodeError(url: url, reason: "damaged Vorbis header: \(channels) channels at \(rate) Hz")
+        }
+        try OggTail.checkComplete(url, size: size)
+        let total = ov_pcm_total(file, -1)
+        // Measured with libvorbisfile 1.3.7: in a chained file whose first link has a single audio
+        // page, reading straight after opening starts at the second link. An explicit seek to the
+        // start makes it decode every link.
+        if ov_streams(file) > 1, ov_pcm_seek(file, 0) != 0 {
+            throw DecodeError(url: url, reason: "damaged Ogg Vorbis stream: cannot seek to the start")
+        }
+
+        self.url = url
+        self.file = file
+        self.info = StreamInfo(codec: "vorbis", sampleRate: rate, channels: channels, bitsPerSample: nil,
+                               frames: total >= 0 ? Int64(total) : nil)
+        opened = true
+    }
+
+    deinit {
+        ov_clear(file)
+        file.deallocate()
+    }
+
+    /// The first link's comments; a chained file is one track to Crate.
+    func tags() -> TrackTags {
+        var mapper = TagMapper()
+        guard let vc = ov_comment(file, 0)?.pointee, let comments = vc.user_comments,
+              let lengths = vc.comment_lengths else { return mapper.tags }
+        for i in 0..<Int(max(0, vc.comments)) {
+            guard let entry = comments[i], lengths[i] > 0 else { continue }
+            // Comments are length-delimited UTF-8.
+            let bytes = UnsafeRawBufferPointer(start: entry, count: Int(lengths[i]))
+            mapper.vorbisComment(String(decoding: bytes, as: UTF8.self))
+        }
+        return mapper.tags
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let channels = info.channels
+        let capacity = min(buffer.count / channels, Int(Int32.max))
+        guard capacity > 0, let base = buffer.baseAddress else { return 0 }
+        while true {
+            var planes: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
+            var section: Int32 = 0
+            let result = ov_read_float(file, &planes, Int32(capacity), &section)
+            if result == OV_HOLE { continue }  // A damaged page: vorbisfile resumes after it, as players do.
+            if result < 0 { throw DecodeError(url: url, reason: Self.describe(Int32(clamping: result))) }
+            if result == 0 {
+                // Damaged pages are skipped silently; a stream that comes up short says so here.
+                if let total = info.frames, delivered < total {
+                    throw DecodeError(url: url, reason: "damaged Ogg Vorbis stream: the audio ends at frame \(delivered) of \(total)")
+                }
+                return 0
+            }
+            // Links of a chained file may differ; the output format cannot change mid-track.
+            if let vi = ov_info(file, section), Int(vi.pointee.channels) != channels || Int(vi.pointee.rate) != info.sampleRate {
+                throw DecodeError(url: url, reason: "a chained stream changes format at frame \(delivered) (to \(vi.pointee.rate) Hz, \(vi.pointee.channels) ch)")
+            }
+            guard let planes else { throw DecodeError(url: url, reason: "Vorbis decoder returned no samples") }
+            let frames = min(Int(result), capacity)
+            // vorbisfile hands out one array per channel; the pipeline wants them interleaved.
+            for c in 0..<channels {
+                guard let plane = planes[c] else { throw DecodeError(url: url, reason: "Vorbis decoder returned no samples") }
+                for f in 0..<frames {
+                    // Vorbis can overshoot full scale slightly; the pipeline promises [-1, 1].
+                    base[f * channels + c] = min(max(plane[f], -1), 1)
+                }
+            }
+            delivered += Int64(frames)
+            return frames
+        }
+    }
+
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case OV_ENOTVORBIS: "not an Ogg Vorbis stream"
+        case OV_EBADHEADER: "damaged Vorbis header"
+        case OV_EVERSION: "unsupported Vorbis version"
+        case OV_ENOTAUDIO: "not an audio stream"
+        case OV_EREAD: "read error"
+        case OV_EFAULT: "out of memory or internal decoder error"
+        case OV_EIMPL: "uses a Vorbis feature this decoder does not support"
+        case OV_EBADPACKET, OV_EBADLINK, OV_EINVAL, OV_ENOSEEK: "damaged Ogg Vorbis stream"
+        default: "Vorbis decoding failed (error \(code))"
+        }
+    }
+}

@@ -1,0 +1,2 @@
+#include <FLAC/stream_decoder.h>
+#include <FLAC/metadata.h>

@@ -1,0 +1,84 @@
+import CrateTestSupport
+import Foundation
+
+/// Runs the built `crate` and `crated` executables with a private data directory and config home.
+struct AppHarness {
+    let home: URL
+    var environment: [String: String]
+
+    init() throws {
+        home = try Fixture.temporaryDirectory("crate-app")
+        environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CRATE_") }
+        environment["HOME"] = home.path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        environment["CRATE_DATA_DIRECTORY"] = home.appendingPathComponent("data").path
+        // Never reach a real sound server from tests unless a test asks for one.
+        environment["CRATE_OUTPUT_PULSE_SERVER"] = "unix:" + home.appendingPathComponent("no-pulse").path
+        environment["CRATE_OUTPUT_WAV_PATH"] = home.appendingPathComponent("out.wav").path
+    }
+
+    /// The executables sit beside the test bundle in the build folder.
+    static func binary(_ name: String) -> URL {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for dir in [here, here.deletingLastPathComponent()] {
+            let candidate = dir.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/\(name)")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `crate ARGS...` to completion.
+    func crate(_ arguments: String..., env: [String: String] = [:], prefix: [String] = []) throws -> Result {
+        let process = Process()
+        let binary = Self.binary("crate")
+        if prefix.isEmpty {
+            process.executableURL = binary
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = prefix + [binary.path] + arguments
+        }
+        process.environment = environment.merging(env) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                      stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Makes a small library: a 3-track FLAC album, a 2-track MP3 album, and one broken file.
+    func makeMusic() throws -> URL {
+        let music = home.appendingPathComponent("music")
+        let flac = music.appendingPathComponent("Band/Record")
+        let mp3 = music.appendingPathComponent("Other/Tape")
+        for dir in [flac, mp3] { try FileManager.default.createDirectory(at: flac == dir ? flac : mp3, withIntermediateDirectories: true) }
+        for n in 1...3 {
+            try Fixture.encode(.flac, to: flac.appendingPathComponent("0\(n).flac"), frames: 22050,
+                               tags: ["title": "Song \(n)", "artist": "Band", "album": "Record", "date": "2001", "track": "\(n)/3"])
+        }
+        for n in 1...2 {
+            try Fixture.encode(.mp3, to: mp3.appendingPathComponent("0\(n).mp3"), frames: 22050,
+                               tags: ["title": "Side \(n)", "artist": "Other", "album": "Tape", "track": "\(n)"])
+        }
+        try Data("not audio at all".utf8).write(to: flac.appendingPathComponent("04 broken.flac"))
+        return music
+    }
+}
+
+func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return try decoder.decode(type, from: Data(text.utf8))
+}

@@ -1,0 +1,105 @@
+import CrateDomain
+import CrateTestSupport
+import Foundation
+import Testing
+
+@Suite struct CLITests {
+    @Test func importListPlayRoundTrip() throws {
+        let app = try AppHarness()
+        let music = try app.makeMusic()
+
+        let imported = try app.crate("import", music.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("5 tracks"))
+        #expect(imported.stdout.contains("failed: \(music.path)/Band/Record/04 broken.flac"))
+
+        let albums = try decodeJSON([Album].self, try app.crate("albums", "--json").stdout)
+        #expect(albums.map(\.title) == ["Record", "Tape"])
+        #expect(albums.map(\.trackCount) == [3, 2])
+
+        let tracks = try decodeJSON([Track].self, try app.crate("tracks", "record", "--json").stdout)
+        #expect(tracks.map(\.title) == ["Song 1", "Song 2", "Song 3"])
+        #expect(tracks.allSatisfy { $0.info.codec == "flac" && $0.info.frames == 22050 })
+
+        let listed = try app.crate("tracks", "Other Tape")
+        #expect(listed.stdout.contains("Other — Tape") && listed.stdout.contains("Side 2"))
+
+        // Played to the WAV file output: every frame of the album, in order, in one file.
+        let played = try app.crate("play", "Record", "--output", "wav")
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.contains("▶ 1/3  Song 1 — Band") && played.stdout.contains("▶ 3/3  Song 3 — Band"))
+        #expect(played.stdout.contains("Finished Record."))
+        let frames = try Fixture.run("soxi", ["-s", app.home.appendingPathComponent("out.wav").path])
+        #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "66150")
+
+        let fromTwo = try app.crate("play", "Record", "--from", "2", "--output", "null")
+        #expect(fromTwo.stdout.contains("▶ 2/3") && !fromTwo.stdout.contains("▶ 1/3"))
+    }
+
+    @Test func autoOutputWithoutPulseWritesTheWAVFileAndSaysWhy() throws {
+        let app = try AppHarness()
+        _ = try app.crate("import", try app.makeMusic().path)
+        let played = try app.crate("play", "Tape")
+        #expect(played.status == 0)
+        #expect(played.stderr.contains("output auto: using 'wav' because 'pulse' is unavailable"))
+        #expect(played.stdout.contains("Output: \(app.home.path)/out.wav"))
+    }
+
+    @Test func pluginsAreListedWithStatusAndReason() throws {
+        let app = try AppHarness()
+        let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
+        #expect(list.map(\.name) == ["localfiles", "flac", "opus", "vorbis", "mp3", "wav", "pulse", "wav", "null"])
+        let pulse = try #require(list.first { $0.name == "pulse" })
+        #expect(!pulse.available && pulse.reason != nil)
+        let table = try app.crate("plugins").stdout
+        #expect(table.contains("decoder") && table.contains("unavailable"))
+    }
+
+    @Test func userErrorsAreOneClearLine() throws {
+        let app = try AppHarness()
+        let missing = try app.crate("play", "No Such Album")
+        #expect(missing.status != 0 && missing.stderr.contains("no album matches 'No Such Album'"))
+        let badConfig = try app.crate("albums", env: ["CRATE_OUTPUT_PLUGIN": "alsa"])
+        #expect(badConfig.status != 0 && badConfig.stderr.contains("output.plugin"))
+        let noFolder = try app.crate("import", "/nonexistent/music")
+        #expect(noFolder.status != 0 && noFolder.stderr.contains("/nonexistent/music: no such file or folder"))
+        let empty = try app.crate("albums")
+        #expect(empty.stdout.contains("The library is empty"))
+    }
+
+    /// Root reads every file, so the permission case runs the real CLI as an unprivileged user.
+    @Test func unreadableFileIsReportedAsPermissionDenied() throws {
+        var app = try AppHarness()
+        let music = try app.makeMusic()
+        let locked = music.appendingPathComponent("Band/Record/02.flac")
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
+        var prefix: [String] = []
+        if geteuid() == 0 {
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed")
+            // The unprivileged user needs to reach the build folder, the music and the data folder.
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: app.home.path)
+            app.environment["HOME"] = app.home.path
+            prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            try #require(AppHarness.binaryIsReachable(by: prefix), "the build folder must be readable by other users")
+        }
+        let result = try app.crate("import", music.path, prefix: prefix)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("failed: \(locked.path): permission denied"))
+        #expect(result.stdout.contains("4 tracks"))
+    }
+}
+
+extension AppHarness {
+    /// Whether `prefix` (another user) can execute the built binary; a build folder under a
+    /// private home is not reachable, and then the permission test has nothing to say.
+    static func binaryIsReachable(by prefix: [String]) -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = prefix + [binary("crate").path, "--version"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+}

@@ -1,0 +1,52 @@
+import CrateCore
+import CrateDomain
+import CrateTestSupport
+import Foundation
+import Testing
+
+@Suite struct RuntimeTests {
+    let dir: URL
+    init() throws { dir = try Fixture.temporaryDirectory("crate-runtime") }
+
+    func settings() -> Settings {
+        var s = Settings(dataDirectory: dir)
+        // A PulseAudio server that cannot exist: the output must be listed unavailable, not stop start-up.
+        s.pulseServer = "unix:" + dir.appendingPathComponent("no-such-pulse-socket").path
+        return s
+    }
+
+    @Test func startsWithAnUnavailableOutputAndListsItsReason() throws {
+        let runtime = try CrateRuntime(settings: settings())
+        let plugins = runtime.pluginDescriptors()
+        #expect(Set(plugins.map(\.kind)) == [.source, .decoder, .output])
+        #expect(plugins.filter { $0.kind == .decoder }.map(\.name) == ["flac", "opus", "vorbis", "mp3", "wav"])
+        let pulse = try #require(plugins.first { $0.name == "pulse" })
+        #expect(!pulse.available && !(pulse.reason ?? "").isEmpty)
+        #expect(plugins.first { $0.name == "localfiles" }?.handles == ["file:"])
+    }
+
+    @Test func autoOutputFallsBackToTheWAVFileWithoutPulse() throws {
+        let runtime = try CrateRuntime(settings: settings())
+        let (plugin, why) = try runtime.outputs.resolve("auto")
+        #expect(plugin.name == "wav" && why.contains("pulse"))
+    }
+
+    @Test func importsAFolderIntoTheDatabase() throws {
+        let music = dir.appendingPathComponent("music/Band/Record")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        for n in 1...3 {
+            try Fixture.encode(.flac, to: music.appendingPathComponent("0\(n).flac"), frames: 4410,
+                               tags: ["title": "Song \(n)", "artist": "Band", "album": "Record", "track": "\(n)/3"])
+        }
+        try Data().write(to: music.appendingPathComponent("04.flac"))
+        let runtime = try CrateRuntime(settings: settings())
+        let report = try runtime.importFolder(dir.appendingPathComponent("music").path)
+        #expect(report.summary.tracksRead == 3 && report.failures.count == 1)
+        let album = try #require(try runtime.store.albums().first)
+        #expect(album.title == "Record" && album.artist == "Band" && album.trackCount == 3)
+        #expect(try runtime.store.scanFailures().map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["04.flac"])
+        // Importing again changes nothing.
+        _ = try runtime.importFolder(dir.appendingPathComponent("music").path)
+        #expect(try runtime.store.counts().tracks == 3)
+    }
+}

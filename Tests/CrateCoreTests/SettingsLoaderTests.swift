@@ -1,0 +1,102 @@
+import CrateCore
+import CrateTestSupport
+import Foundation
+import Testing
+
+@Suite struct SettingsLoaderTests {
+    let dir: URL
+    init() throws { dir = try Fixture.temporaryDirectory("crate-config") }
+
+    func load(yaml: String? = nil, env: [String: String] = [:]) async throws -> Settings {
+        var environment = ["HOME": dir.path]
+        environment.merge(env) { $1 }
+        var path: String?
+        if let yaml {
+            let file = dir.appendingPathComponent("config.yaml")
+            try Data(yaml.utf8).write(to: file)
+            path = file.path
+        }
+        return try await SettingsLoader.load(configPath: path, environment: environment,
+                                             knownSources: PluginCatalog.sourceNames, knownDecoders: PluginCatalog.decoderNames,
+                                             knownOutputs: PluginCatalog.outputNames)
+    }
+
+    @Test func defaultsFollowXDG() async throws {
+        let s = try await load()
+        #expect(s.dataDirectory.path == dir.path + "/.local/share/crate")
+        #expect(s.output == "auto" && s.httpHost == "127.0.0.1" && s.httpPort == Settings.defaultHTTPPort)
+        #expect(s.enabledSources == ["localfiles"] && s.configFile == nil)
+    }
+
+    @Test func xdgConfigFileIsFoundWithoutFlags() async throws {
+        let cfg = dir.appendingPathComponent("xdg/crate")
+        try FileManager.default.createDirectory(at: cfg, withIntermediateDirectories: true)
+        try Data("output:\n  plugin: null\n".utf8).write(to: cfg.appendingPathComponent("config.yaml"))
+        let s = try await load(env: ["XDG_CONFIG_HOME": dir.appendingPathComponent("xdg").path])
+        #expect(s.output == "null")
+    }
+
+    @Test func yamlFileSetsEveryKey() async throws {
+        let s = try await load(yaml: """
+            data:
+              directory: \(dir.path)/data
+            sources:
+              enabled: [localfiles]
+            decoders:
+              order: [mp3, flac]
+              disabled: [wav]
+            output:
+              plugin: wav
+              pulse:
+                server: unix:/tmp/pulse.sock
+                sink: speakers
+              wav:
+                path: \(dir.path)/out.wav
+            http:
+              address: "127.0.0.1:7001"
+            log:
+              level: debug
+            """)
+        #expect(s.dataDirectory.path == dir.path + "/data")
+        #expect(s.decoderOrder == ["mp3", "flac"] && s.disabledDecoders == ["wav"])
+        #expect(s.output == "wav" && s.pulseServer == "unix:/tmp/pulse.sock" && s.pulseSink == "speakers")
+        #expect(s.wavOutputPath.path == dir.path + "/out.wav")
+        #expect(s.httpPort == 7001 && s.logLevel == "debug")
+    }
+
+    @Test func environmentWinsOverTheFile() async throws {
+        let s = try await load(yaml: "output:\n  plugin: wav\n",
+                               env: ["CRATE_OUTPUT_PLUGIN": "null", "CRATE_DECODERS_ORDER": "opus, flac",
+                                     "CRATE_HTTP_ADDRESS": "8123"])
+        #expect(s.output == "null" && s.decoderOrder == ["opus", "flac"] && s.httpPort == 8123)
+    }
+
+    @Test func invalidOutputNamesKeyAndAcceptedValues() async throws {
+        let error = await #expect(throws: ConfigError.self) { try await load(yaml: "output:\n  plugin: alsa\n") }
+        let text = String(describing: error)
+        #expect(text.contains("output.plugin") && text.contains("alsa") && text.contains("auto, pulse, wav, null"))
+        #expect(text.contains("CRATE_OUTPUT_PLUGIN"))
+    }
+
+    @Test func unknownDecoderNameIsRefused() async throws {
+        let error = await #expect(throws: ConfigError.self) { try await load(env: ["CRATE_DECODERS_ORDER": "flac,mad"]) }
+        #expect(String(describing: error).contains("'mad'"))
+    }
+
+    @Test func badAddressAndLogLevelAreRefused() async throws {
+        await #expect(throws: ConfigError.self) { try await load(env: ["CRATE_HTTP_ADDRESS": "localhost:99999"]) }
+        await #expect(throws: ConfigError.self) { try await load(env: ["CRATE_LOG_LEVEL": "loud"]) }
+    }
+
+    @Test func malformedYAMLNamesTheFile() async throws {
+        let error = await #expect(throws: ConfigError.self) { try await load(yaml: "output: [unclosed\n") }
+        #expect(String(describing: error).contains("config.yaml"))
+    }
+
+    @Test func explicitMissingConfigIsAnError() async throws {
+        await #expect(throws: ConfigError.missingFile(path: "/nonexistent/crate.yaml")) {
+            try await SettingsLoader.load(configPath: "/nonexistent/crate.yaml", environment: [:], knownSources: [],
+                                          knownDecoders: [], knownOutputs: [])
+        }
+    }
+}

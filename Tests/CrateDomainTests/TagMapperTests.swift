@@ -1,0 +1,54 @@
+import CrateDomain
+import Testing
+
+@Suite struct TagMapperTests {
+    @Test func vorbisCommentsMapToTags() {
+        var m = TagMapper()
+        for c in ["TITLE=Song", "artist=Someone", "ALBUMARTIST=Band", "ALBUM=Record", "GENRE=Rock", "DATE=1997-05-21",
+                  "TRACKNUMBER=3/12", "DISCNUMBER=2", "DISCTOTAL=2", "MUSICBRAINZ_ALBUMID=ABC-123", "COMPILATION=1",
+                  "no equals sign", "TITLE=Second title ignored"] {
+            m.vorbisComment(c)
+        }
+        let t = m.tags
+        #expect(t.title == "Song" && t.artist == "Someone" && t.albumArtist == "Band" && t.album == "Record")
+        #expect(t.genre == "Rock" && t.date == "1997-05-21" && t.year == 1997)
+        #expect(t.trackNumber == 3 && t.trackTotal == 12 && t.discNumber == 2 && t.discTotal == 2)
+        #expect(t.musicBrainzAlbumID == "ABC-123" && t.isCompilation)
+    }
+
+    @Test func id3FramesMapToTags() {
+        var m = TagMapper()
+        m.id3Frame("TIT2", "Song")
+        m.id3Frame("TPE1", "Someone")
+        m.id3Frame("TPE2", "Band")
+        m.id3Frame("TALB", "Record")
+        m.id3Frame("TCON", "(17)")
+        m.id3Frame("TYER", "2001")
+        m.id3Frame("TRCK", "07/10")
+        m.id3Frame("TPOS", "1/2")
+        m.id3Frame("TXXX", "f00d", description: "MusicBrainz Album Id")
+        let t = m.tags
+        #expect(t.title == "Song" && t.artist == "Someone" && t.albumArtist == "Band" && t.album == "Record")
+        #expect(t.genre == "Rock" && t.year == 2001)
+        #expect(t.trackNumber == 7 && t.trackTotal == 10 && t.discNumber == 1 && t.discTotal == 2)
+        #expect(t.musicBrainzAlbumID == "f00d")
+    }
+
+    @Test func riffInfoMapsToTags() {
+        var m = TagMapper()
+        m.riffInfo("INAM", "Song")
+        m.riffInfo("IART", "Someone")
+        m.riffInfo("IPRD", "Record")
+        m.riffInfo("IPRT", "4")
+        #expect(m.tags.title == "Song" && m.tags.album == "Record" && m.tags.trackNumber == 4)
+    }
+
+    @Test func junkNumbersAndBlankValuesAreIgnored() {
+        var m = TagMapper()
+        m.vorbisComment("TRACKNUMBER", "x")
+        m.vorbisComment("DISCNUMBER", "99999999999999999999")
+        m.vorbisComment("TITLE", "   ")
+        m.vorbisComment("DATE", "unknown")
+        #expect(m.tags.trackNumber == nil && m.tags.discNumber == nil && m.tags.title == nil && m.tags.year == nil)
+    }
+}

@@ -1,0 +1,105 @@
+import CrateDomain
+import Foundation
+
+/// Shared steps of the decoder plugin tests: the tag set every codec is tagged with, decoding a
+/// whole file, comparing against the generated source, and the malformed files each decoder must refuse.
+public enum DecoderChecks {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// ffmpeg metadata written by `Fixture.encode`. The title is not Latin-1 so that text encodings are exercised.
+    public static let tags: [String: String] = [
+        "title": "Crate Test – Ünïcode", "artist": "Test Artist", "album_artist": "Various Artists",
+        "album": "Test Album", "genre": "Ambient", "date": "2021", "track": "3/12", "disc": "1/2",
+    ]
+
+    /// What `tags` must read back as.
+    public static let expectedTags = TrackTags(
+        title: "Crate Test – Ünïcode", artist: "Test Artist", albumArtist: "Various Artists", album: "Test Album",
+        genre: "Ambient", date: "2021", trackNumber: 3, trackTotal: 12, discNumber: 1, discTotal: 2)
+
+    /// Reads `decoder` to the end with `bufferFrames`-frame buffers and returns the interleaved samples.
+    /// Throws if a read breaks the contract (more frames than fit, or a decoder that never ends).
+    public static func decodeAll(_ decoder: any AudioDecoder, bufferFrames: Int = 4096,
+                                 maxFrames: Int = 10_000_000) throws -> [Float] {
+        let channels = decoder.info.channels
+        guard channels > 0 else { throw Failure(description: "decoder reports \(channels) channels") }
+        var buffer = [Float](repeating: .nan, count: bufferFrames * channels)
+        var out: [Float] = []
+        while true {
+            let n = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            guard n >= 0, n <= bufferFrames else {
+                throw Failure(description: "read returned \(n) frames into a \(bufferFrames)-frame buffer")
+            }
+            if n == 0 { return out }
+            out.append(contentsOf: buffer[0..<n * channels])
+            guard out.count <= maxFrames * channels else { throw Failure(description: "decoder did not end") }
+        }
+    }
+
+    /// The generated test sine as floats, exactly as a lossless decoder must return it.
+    public static func sourceFloats(frames: Int, sampleRate: Int = 44100, channels: Int = 2) -> [Float] {
+        Fixture.sine(frames: frames, sampleRate: sampleRate, channels: channels).map { Float($0) / 32768 }
+    }
+
+    /// The first index where `a` and `b` differ by more than `tolerance`, or where one ends; nil when equal.
+    public static func firstMismatch(_ a: [Float], _ b: [Float], tolerance: Float = 0) -> Int? {
+        for i in 0..<min(a.count, b.count) where !(abs(a[i] - b[i]) <= tolerance) { return i }
+        return a.count == b.count ? nil : min(a.count, b.count)
+    }
+
+    /// Normalised correlation at lag 0 (1 = same shape). A gapless decoder lines up with its source
+    /// to the sample, so a 440 Hz tone stays above 0.99; a few samples of misalignment drop it.
+    public static func correlation(_ a: [Float], _ b: [Float]) -> Double {
+        let n = min(a.count, b.count)
+        var ab = 0.0, aa = 0.0, bb = 0.0
+        for i in 0..<n {
+            ab += Double(a[i]) * Double(b[i])
+            aa += Double(a[i]) * Double(a[i])
+            bb += Double(b[i]) * Double(b[i])
+        }
+        guard aa > 0, bb > 0 else { return 0 }
+        return ab / (aa * bb).squareRoot()
+    }
+
+    /// The malformed inputs every decoder must refuse with a `DecodeError`.
+    public enum BadInput: String, CaseIterable, Sendable, CustomStringConvertible {
+        case empty, random, truncated, missing
+        public var description: String { rawValue }
+    }
+
+    /// Writes the `kind` of bad file next to `good` (a valid file of the codec) and returns its URL.
+    public static func makeBadFile(_ kind: BadInput, from good: URL) throws -> URL {
+        let dir = good.deletingLastPathComponent()
+        let url = dir.appendingPathComponent("\(kind.rawValue).\(good.pathExtension)")
+        switch kind {
+        case .empty:
+            try Data().write(to: url)
+        case .random:
+            try randomBytes(count: 4096, seed: 0x5EED).write(to: url)
+        case .truncated:
+            let data = try Data(contentsOf: good)
+            try data.prefix(data.count / 2).write(to: url)
+        case .missing:
+            break
+        }
+        return url
+    }
+
+    /// Deterministic noise (SplitMix64), so a failure with "random" bytes can be reproduced.
+    public static func randomBytes(count: Int, seed: UInt64) -> Data {
+        var state = seed
+        var data = Data(capacity: count)
+        while data.count < count {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            withUnsafeBytes(of: z.littleEndian) { data.append(contentsOf: $0.prefix(count - data.count)) }
+        }
+        return data
+    }
+}

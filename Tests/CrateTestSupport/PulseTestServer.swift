@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+
+/// A private, headless PulseAudio server for tests (the recipe of toolchain.md section 3):
+/// its own temp folder and unix socket, one null sink, nothing from the user's session.
+/// Make one per test and call `stop()` (deinit does too) so no server outlives the test.
+public final class PulseTestServer {
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The address to give libpulse, pactl and parec: "unix:/tmp/crate-pulse-…/native".
+    public let server: String
+    /// The null sink's name; its monitor source is "\(sink).monitor".
+    public let sink = "crate_test"
+    /// The server's temp folder (socket, log); recordings may go here, it is removed on stop.
+    public let directory: URL
+    private var child: ChildProcess?
+    private let startedAt = Date()
+
+    /// Starts the server and returns once `pactl info` answers (up to 10 s).
+    public init() throws {
+        for tool in ["pulseaudio", "pactl", "parec"] where ChildProcess.find(tool) == nil {
+            throw SetupError(description: "\(tool) is not installed: install pulseaudio and pulseaudio-utils (run `make test`, or scripts/install-deps.sh)")
+        }
+        // A short folder name: unix socket paths are limited to 108 bytes.
+        directory = URL(fileURLWithPath: "/tmp", isDirectory: true)
+            .appendingPathComponent("crate-pulse-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("native").path
+        server = "unix:\(socket)"
+
+        // `timeout` is a safety net: should the test process die before stop(), the server still ends.
+        // It passes the SIGTERM of stop() on to pulseaudio.
+        // PULSE_RUNTIME_PATH/PULSE_STATE_PATH keep runtime and state files out of ~/.config/pulse.
+        child = try ChildProcess(
+            ["timeout", "600", "pulseaudio",
+             "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
+             "--enable-memfd=no", "--use-pid-file=no",
+             "--log-target=file:\(directory.appendingPathComponent("pulse.log").path)",
+             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+             "-L", "module-null-sink sink_name=\(sink) rate=44100 channels=2"],
+            environment: ["PULSE_RUNTIME_PATH": directory.path, "PULSE_STATE_PATH": directory.path])
+
+        for _ in 0..<100 {
+            if (try? Fixture.run("pactl", ["--server", server, "info"])) != nil { return }
+            if child?.hasExited() ?? true { break }
+            usleep(100_000)
+        }
+        let log = (try? String(contentsOf: directory.appendingPathComponent("pulse.log"), encoding: .utf8)) ?? ""
+        stop()
+        throw SetupError(description: "the test PulseAudio server did not answer within 10 s; its log:\n\(log)")
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server by its pid, waits for it, and removes its folder (with any recordings in it).
+    public func stop() {
+        child?.stop(signal: SIGTERM)
+        child = nil
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts recording the sink's monitor as a 16-bit stereo 44.1 kHz WAV (read it with `Fixture.readWAV16`),
+    /// and returns once the sink is ready to play without delay.
+    ///
+    /// The null sink renders in blocks as long as the latency its clients ask for, 2 s when nobody asks,
+    /// and only picks up a new latency at the end of the current block. So parec asks for 20 ms, which keeps
+    /// the blocks short across stream changes, and this waits out the 2 s block the sink began with at start-up;
+    /// otherwise a stream's first writes stall for up to 2 s and timing checks mean nothing.
+    public func record(to url: URL) throws -> Recording {
+        let recording = Recording(child: try ChildProcess(
+            ["parec", "--server=\(server)", "--device=\(sink).monitor", "--latency-msec=20",
+             "--format=s16le", "--rate=44100", "--channels=2", "--file-format=wav", url.path]), url: url)
+        let ready = max(Date().addingTimeInterval(0.3), startedAt.addingTimeInterval(2.1))
+        Thread.sleep(until: ready)
+        return recording
+    }
+
+    /// A running `parec`. `stop()` sends SIGINT, on which parec completes the WAV header and exits.
+    public final class Recording {
+        public let url: URL
+        private var child: ChildProcess?
+
+        init(child: ChildProcess, url: URL) {
+            self.child = child
+            self.url = url
+        }
+
+        deinit {
+            stop()
+        }
+
+        public func stop() {
+            child?.stop(signal: SIGINT)
+            child = nil
+        }
+    }
+}
+
+/// A child process started with posix_spawn and a clean signal state. Foundation's `Process` hands
+/// the child the spawning thread's signal mask, and test threads block SIGINT and SIGTERM, so a
+/// parec started that way never sees the SIGINT that should end it.
+final class ChildProcess {
+    let pid: pid_t
+    private var exited = false
+
+    init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
+        guard let tool = arguments.first, let path = Self.find(tool) else {
+            throw PulseTestServer.SetupError(description: "\(arguments.first ?? "?") not found in PATH")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "PULSE_SERVER")
+        environment.merge(extra) { $1 }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        // Output goes to /dev/null: nobody reads it, and a full pipe would stall the child.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw PulseTestServer.SetupError(description: "cannot start \(tool): \(String(cString: strerror(status)))")
+        }
+        pid = child
+    }
+
+    deinit {
+        stop(signal: SIGTERM)
+    }
+
+    /// True once the child has ended (and it is reaped).
+    func hasExited() -> Bool {
+        if exited { return true }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        // ECHILD: already reaped elsewhere, so gone as well.
+        if result == pid || (result < 0 && errno == ECHILD) { exited = true }
+        return exited
+    }
+
+    /// Sends `signal` to this pid and waits for it to end.
+    func stop(signal: Int32) {
+        guard !hasExited() else { return }
+        kill(pid, signal)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        exited = true
+    }
+
+    static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,81 @@
+import CrateDomain
+import CrateTestSupport
+import FLACDecoder
+import Foundation
+import Testing
+
+@Suite struct FLACDecoderTests {
+    let plugin = FLACDecoderPlugin()
+    let frames = 100_000
+
+    /// A tagged 16-bit FLAC of the 440 Hz test sine in a fresh directory; the caller removes the directory.
+    func fixture() throws -> (dir: URL, file: URL) {
+        let dir = try Fixture.temporaryDirectory("flac-test")
+        let file = try Fixture.encode(.flac, to: dir.appendingPathComponent("sine.flac"), frames: frames, tags: DecoderChecks.tags)
+        return (dir, file)
+    }
+
+    @Test func describesItself() {
+        #expect(plugin.name == "flac")
+        #expect(plugin.suffixes == ["flac"])
+        #expect(plugin.mimeTypes.contains("audio/flac"))
+        #expect(plugin.status.isAvailable)
+    }
+
+    @Test func probeAndDecodeGiveTheExactLength() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let expected = StreamInfo(codec: "flac", sampleRate: 44100, channels: 2, bitsPerSample: 16, frames: Int64(frames))
+        #expect(try plugin.probe(file).info == expected)
+        let decoder = try plugin.open(file)
+        #expect(decoder.info == expected)
+        let samples = try DecoderChecks.decodeAll(decoder)
+        #expect(samples.count == frames * 2)
+    }
+
+    @Test func readsTheTags() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try plugin.probe(file).tags == DecoderChecks.expectedTags)
+    }
+
+    /// Lossless: every sample is the generated Int16 / 32768, whatever the read size.
+    @Test(arguments: [4096, 1, 1000])
+    func samplesEqualTheSource(bufferFrames: Int) throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let samples = try DecoderChecks.decodeAll(try plugin.open(file), bufferFrames: bufferFrames)
+        #expect(DecoderChecks.firstMismatch(samples, DecoderChecks.sourceFloats(frames: frames)) == nil)
+    }
+
+    /// 24-bit samples are scaled by 2^23: the 16-bit sine shifted left by 8 decodes to the same floats.
+    @Test func decodes24BitExactly() throws {
+        let dir = try Fixture.temporaryDirectory("flac-test")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("src.wav"), file = dir.appendingPathComponent("sine24.flac")
+        try Fixture.writeWAV(Fixture.sine(frames: 20_000, sampleRate: 96000), sampleRate: 96000, channels: 2, to: wav)
+        try Fixture.run("sox", [wav.path, "-b", "24", file.path])
+        let decoder = try plugin.open(file)
+        #expect(decoder.info == StreamInfo(codec: "flac", sampleRate: 96000, channels: 2, bitsPerSample: 24, frames: 20_000))
+        let samples = try DecoderChecks.decodeAll(decoder)
+        #expect(DecoderChecks.firstMismatch(samples, DecoderChecks.sourceFloats(frames: 20_000, sampleRate: 96000)) == nil)
+    }
+
+    @Test(arguments: DecoderChecks.BadInput.allCases)
+    func refusesBadInput(_ kind: DecoderChecks.BadInput) throws {
+        let (dir, good) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = try DecoderChecks.makeBadFile(kind, from: good)
+        let reason: String = switch kind {
+        case .empty: "file is empty"
+        case .random: "not a FLAC file"
+        case .truncated: "truncated"
+        case .missing: "no such file"
+        }
+        let probeError = #expect(throws: DecodeError.self) { try plugin.probe(bad) }
+        #expect(probeError?.path == bad.path)
+        #expect(probeError?.reason.hasPrefix(reason) == true, "\(String(describing: probeError))")
+        let decodeError = #expect(throws: DecodeError.self) { _ = try DecoderChecks.decodeAll(try plugin.open(bad)) }
+        #expect(decodeError?.reason.hasPrefix(reason) == true, "\(String(describing: decodeError))")
+    }
+}

@@ -1,0 +1,121 @@
+import CrateDomain
+import CrateTestSupport
+import Foundation
+import MP3Decoder
+import Testing
+
+@Suite struct MP3DecoderTests {
+    let plugin = MP3DecoderPlugin()
+    let frames = 100_000
+
+    /// A tagged 192 kb/s MP3 of the 440 Hz sine with ffmpeg's LAME header (encoder delay and padding);
+    /// the caller removes the directory.
+    func fixture(sampleRate: Int = 44100, channels: Int = 2,
+                 tags: [String: String] = DecoderChecks.tags) throws -> (dir: URL, file: URL) {
+        let dir = try Fixture.temporaryDirectory("mp3-test")
+        let file = try Fixture.encode(.mp3, to: dir.appendingPathComponent("sine.mp3"), frames: frames,
+                                      sampleRate: sampleRate, channels: channels, tags: tags)
+        return (dir, file)
+    }
+
+    @Test func describesItself() {
+        #expect(plugin.name == "mp3")
+        #expect(plugin.suffixes == ["mp3"])
+        #expect(plugin.mimeTypes.contains("audio/mpeg"))
+        #expect(plugin.status.isAvailable)
+    }
+
+    /// Gapless: the LAME header's delay and padding are removed, so the length is the source's exactly
+    /// (without it, mpg123 would give 88 whole MPEG frames, 101376).
+    @Test(arguments: [(44100, 2), (22050, 1)])
+    func probeAndDecodeGiveTheExactLength(sampleRate: Int, channels: Int) throws {
+        let (dir, file) = try fixture(sampleRate: sampleRate, channels: channels)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let expected = StreamInfo(codec: "mp3", sampleRate: sampleRate, channels: channels, bitsPerSample: nil,
+                                  frames: Int64(frames))
+        #expect(try plugin.probe(file).info == expected)
+        let decoder = try plugin.open(file)
+        #expect(decoder.info == expected)
+        #expect(try DecoderChecks.decodeAll(decoder).count == frames * channels)
+    }
+
+    /// ID3v2.3 text frames, including TXXX through its description.
+    @Test func readsTheTags() throws {
+        var tags = DecoderChecks.tags
+        tags["MusicBrainz Album Id"] = "8d1a2a7e-5a34-4a0e-9a44-6f0c3a1f2b11"
+        let (dir, file) = try fixture(tags: tags)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var expected = DecoderChecks.expectedTags
+        expected.musicBrainzAlbumID = "8d1a2a7e-5a34-4a0e-9a44-6f0c3a1f2b11"
+        #expect(try plugin.probe(file).tags == expected)
+    }
+
+    /// ID3v1 at the end of the file fills what ID3v2 lacks, and never overrides it.
+    @Test func fallsBackToID3v1() throws {
+        let (dir, file) = try fixture(tags: ["title": "From ID3v2"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func field(_ text: String, _ width: Int) -> [UInt8] {
+            let bytes = Array(text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }.prefix(width))
+            return bytes + [UInt8](repeating: 0, count: width - bytes.count)
+        }
+        // "TAG", title, artist, album, year, 28-byte comment, 0, track (ID3v1.1), genre 17 = Rock.
+        var v1 = Array("TAG".utf8) + field("From ID3v1", 30) + field("Artïst One", 30) + field("Album One", 30)
+        v1 += Array("1999".utf8) + field("", 28) + [0, 7, 17]
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(v1))
+        try handle.close()
+
+        let probed = try plugin.probe(file)
+        #expect(probed.tags == TrackTags(title: "From ID3v2", artist: "Artïst One", album: "Album One", genre: "Rock",
+                                         date: "1999", trackNumber: 7))
+        #expect(probed.info.frames == Int64(frames))
+        #expect(try DecoderChecks.decodeAll(try plugin.open(file)).count == frames * 2)
+    }
+
+    /// Lossy, so the check is the signal: level, pitch, and sample alignment with the source (which
+    /// only holds if the encoder delay was removed exactly). Small and odd buffers give the same samples.
+    @Test func samplesMatchTheSource() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let samples = try DecoderChecks.decodeAll(try plugin.open(file))
+        let left = SignalAnalysis.channel(0, of: samples, channels: 2)
+        #expect(abs(SignalAnalysis.rms(samples) - 0.3535) < 0.02)
+        #expect(abs((SignalAnalysis.dominantFrequency(left, sampleRate: 44100) ?? 0) - 440) < 2)
+        #expect(DecoderChecks.correlation(samples, DecoderChecks.sourceFloats(frames: frames)) > 0.99)
+        #expect(samples.allSatisfy { $0 >= -1 && $0 <= 1 })
+        for bufferFrames in [1, 1000] {
+            let again = try DecoderChecks.decodeAll(try plugin.open(file), bufferFrames: bufferFrames)
+            #expect(DecoderChecks.firstMismatch(again, samples) == nil, "buffer of \(bufferFrames) frames")
+        }
+    }
+
+    @Test(arguments: DecoderChecks.BadInput.allCases)
+    func refusesBadInput(_ kind: DecoderChecks.BadInput) throws {
+        let (dir, good) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = try DecoderChecks.makeBadFile(kind, from: good)
+        let reason: String = switch kind {
+        case .empty: "file is empty"
+        case .random: "not an MP3 stream"
+        case .truncated: "truncated"
+        case .missing: "no such file"
+        }
+        let probeError = #expect(throws: DecodeError.self) { try plugin.probe(bad) }
+        #expect(probeError?.path == bad.path)
+        #expect(probeError?.reason.hasPrefix(reason) == true, "\(String(describing: probeError))")
+        let decodeError = #expect(throws: DecodeError.self) { _ = try DecoderChecks.decodeAll(try plugin.open(bad)) }
+        #expect(decodeError?.reason.hasPrefix(reason) == true, "\(String(describing: decodeError))")
+    }
+
+    /// mpg123 resyncs over junk, so noise must not pass for MPEG audio whatever the bytes are.
+    @Test(arguments: 1...20)
+    func refusesRandomBytes(seed: Int) throws {
+        let dir = try Fixture.temporaryDirectory("mp3-test")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("noise.mp3")
+        try DecoderChecks.randomBytes(count: 4096, seed: UInt64(seed)).write(to: file)
+        #expect(throws: DecodeError.self) { try plugin.probe(file) }
+        #expect(throws: DecodeError.self) { _ = try DecoderChecks.decodeAll(try plugin.open(file)) }
+    }
+}
