@@ -22,8 +22,8 @@ public enum PluginCatalog {
     public static func decoders() -> [any DecoderPlugin] {
         [
             FLACDecoderPlugin(),
-            OpusDecoderPlugin(),
             VorbisDecoderPlugin(),
+            OpusDecoderPlugin(),
             MP3DecoderPlugin(),
             WAVDecoderPlugin(),
         ]

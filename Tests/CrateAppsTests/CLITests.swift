@@ -48,7 +48,7 @@ import Testing
     @Test func pluginsAreListedWithStatusAndReason() throws {
         let app = try AppHarness()
         let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
-        #expect(list.map(\.name) == ["localfiles", "flac", "opus", "vorbis", "mp3", "wav", "pulse", "wav", "null"])
+        #expect(list.map(\.name) == ["localfiles", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "wav", "null"])
         let pulse = try #require(list.first { $0.name == "pulse" })
         #expect(!pulse.available && pulse.reason != nil)
         let table = try app.crate("plugins").stdout

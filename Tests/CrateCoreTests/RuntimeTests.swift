@@ -19,7 +19,7 @@ import Testing
         let runtime = try CrateRuntime(settings: settings())
         let plugins = runtime.pluginDescriptors()
         #expect(Set(plugins.map(\.kind)) == [.source, .decoder, .output])
-        #expect(plugins.filter { $0.kind == .decoder }.map(\.name) == ["flac", "opus", "vorbis", "mp3", "wav"])
+        #expect(plugins.filter { $0.kind == .decoder }.map(\.name) == ["flac", "vorbis", "opus", "mp3", "wav"])
         let pulse = try #require(plugins.first { $0.name == "pulse" })
         #expect(!pulse.available && !(pulse.reason ?? "").isEmpty)
         #expect(plugins.first { $0.name == "localfiles" }?.handles == ["file:"])
@@ -48,5 +48,19 @@ import Testing
         // Importing again changes nothing.
         _ = try runtime.importFolder(dir.appendingPathComponent("music").path)
         #expect(try runtime.store.counts().tracks == 3)
+    }
+}
+
+@Suite struct DecoderFallbackTests {
+    /// `.ogg` is claimed by Vorbis first and Opus second: an Ogg Opus file with an `.ogg` name still plays.
+    @Test func oggOpusFileNamedOggIsDecodedByOpus() throws {
+        let dir = try Fixture.temporaryDirectory("crate-fallback")
+        let file = try Fixture.encode(.opus, to: dir.appendingPathComponent("x.opus"), frames: 4800, sampleRate: 48000)
+        let renamed = dir.appendingPathComponent("x.ogg")
+        try FileManager.default.moveItem(at: file, to: renamed)
+        let runtime = try CrateRuntime(settings: Settings(dataDirectory: dir))
+        #expect(runtime.decoders.candidates(forSuffix: "ogg").map(\.name) == ["vorbis", "opus"])
+        let probe = try runtime.decoders.probe(renamed)
+        #expect(probe.info.codec == "opus" && probe.info.frames == 4800)
     }
 }

@@ -62,7 +62,7 @@ import WAVDecoder
     @Test func badFilesAreReportedAndTheScanGoesOn() throws {
         let dir = try folder("Bad")
         try Fixture.encode(.flac, to: dir.appendingPathComponent("good.flac"), frames: 44100, tags: ["title": "Good"])
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("empty.flac").path, contents: Data())
+        try Data().write(to: dir.appendingPathComponent("empty.flac"))
         var random = SystemRandomNumberGenerator()
         try Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })
             .write(to: dir.appendingPathComponent("noise.mp3"))

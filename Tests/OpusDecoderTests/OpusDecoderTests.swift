@@ -19,7 +19,7 @@ import Testing
 
     @Test func describesItself() {
         #expect(plugin.name == "opus")
-        #expect(plugin.suffixes == ["opus"])
+        #expect(plugin.suffixes == ["opus", "ogg", "oga"])
         #expect(plugin.mimeTypes.contains("audio/opus"))
         #expect(plugin.status.isAvailable)
     }

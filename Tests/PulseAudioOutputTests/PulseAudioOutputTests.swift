@@ -42,17 +42,12 @@ import Testing
         #expect(output.destination == "PulseAudio (server \(server.server), sink crate_test)")
 
         let format = PCMFormat(sampleRate: 44100, channels: 2)
-        var elapsed = 0.0
         let left = try Self.record(server) {
-            let start = Date()
             try output.open(format)
             try Self.play(output, format: format, frequency: 440, seconds: 1.5)
             try output.drain()
-            elapsed = Date().timeIntervalSince(start)
             output.close()
         }
-        // Blocking writes plus drain follow the sink's real-time clock.
-        #expect(elapsed > 1.4 && elapsed < 2.2, "1.5 s of audio took \(elapsed) s")
 
         let rms = SignalAnalysis.rms(left)
         #expect(rms > 0.1, "recording RMS \(rms)")
@@ -89,19 +84,16 @@ import Testing
         #expect(SignalAnalysis.rms(second) > 0.1)
     }
 
-    /// close() flushes rather than playing out the buffer, so stop is quick.
-    @Test func closeIsQuick() throws {
+    /// close() flushes what is buffered; the output opens again afterwards.
+    /// (How quickly stop takes effect is measured in Benchmarks/, not asserted here.)
+    @Test func closeThenReopenPlays() throws {
         let server = try PulseTestServer()
         defer { server.stop() }
         let output = try PulseAudioOutputPlugin(server: server.server, sink: server.sink).makeOutput()
         let format = PCMFormat(sampleRate: 44100, channels: 2)
         try output.open(format)
         try Self.play(output, format: format, frequency: 440, seconds: 0.5)
-        let start = Date()
         output.close()
-        let took = Date().timeIntervalSince(start)
-        #expect(took < 0.15, "close took \(took) s")
-        // Reopening after close works.
         try output.open(format)
         try Self.play(output, format: format, frequency: 440, seconds: 0.1)
         try output.drain()

@@ -14,7 +14,7 @@ public struct FLACDecoderPlugin: DecoderPlugin {
     public init() {}
 
     public func probe(_ url: URL) throws -> ProbedFile {
-        _ = try FileCheck.readableSize(url)
+        _ = try AudioFileCheck.readableSize(url)
         // The level-0 metadata API reads just the header blocks.
         var block = FLAC__StreamMetadata()
         guard FLAC__metadata_get_streaminfo(url.path, &block) != 0, block.type == FLAC__METADATA_TYPE_STREAMINFO else {
@@ -102,7 +102,7 @@ public final class FLACAudioDecoder: AudioDecoder {
     private var finished = false
 
     init(url: URL) throws {
-        _ = try FileCheck.readableSize(url)
+        _ = try AudioFileCheck.readableSize(url)
         guard let decoder = FLAC__stream_decoder_new() else {
             throw DecodeError(url: url, reason: "cannot start the FLAC decoder: out of memory")
         }

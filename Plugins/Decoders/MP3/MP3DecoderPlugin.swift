@@ -38,7 +38,7 @@ public final class MP3AudioDecoder: AudioDecoder {
     private var delivered: Int64 = 0
 
     init(url: URL) throws {
-        _ = try FileCheck.readableSize(url)
+        _ = try AudioFileCheck.readableSize(url)
         guard mpg123Library == MPG123_OK.rawValue else {
             throw DecodeError(url: url, reason: "libmpg123 failed to initialise")
         }

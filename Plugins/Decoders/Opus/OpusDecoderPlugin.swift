@@ -6,7 +6,8 @@ import Foundation
 /// the pre-skip and the end trim, so `frames` is the exact gapless length.
 public struct OpusDecoderPlugin: DecoderPlugin {
     public let name = "opus"
-    public let suffixes = ["opus"]
+    // Ogg Opus files are sometimes named .ogg: the registry tries Vorbis first, then Opus.
+    public let suffixes = ["opus", "ogg", "oga"]
     public let mimeTypes = ["audio/opus"]
     /// libopusfile is linked at build time, so there is nothing to find at run time.
     public let status = PluginStatus.available
@@ -31,7 +32,7 @@ public final class OpusAudioDecoder: AudioDecoder {
     private var delivered: Int64 = 0
 
     init(url: URL) throws {
-        let size = try FileCheck.readableSize(url)
+        let size = try AudioFileCheck.readableSize(url)
         var error: Int32 = 0
         guard let file = op_open_file(url.path, &error) else {
             throw DecodeError(url: url, reason: Self.describe(error))

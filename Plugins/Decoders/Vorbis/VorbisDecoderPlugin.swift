@@ -31,7 +31,7 @@ public final class VorbisAudioDecoder: AudioDecoder {
     private var delivered: Int64 = 0
 
     init(url: URL) throws {
-        let size = try FileCheck.readableSize(url)
+        let size = try AudioFileCheck.readableSize(url)
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         let result = ov_fopen(url.path, file)
         guard result == 0 else {

@@ -55,7 +55,7 @@ struct WAVLayout {
     static let unknownSize: UInt32 = 0xFFFF_FFFF
 
     init(url: URL) throws {
-        let fileSize = UInt64(try FileCheck.readableSize(url))
+        let fileSize = UInt64(try AudioFileCheck.readableSize(url))
         let file = try WAVFile(url: url)
         func fail(_ reason: String) -> DecodeError { DecodeError(url: url, reason: reason) }
 

@@ -1,14 +1,13 @@
-import CrateDomain
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Checks done before handing a path to the codec library, whose error codes cannot say
+/// Checks a decoder runs before handing a path to its codec library, whose error codes cannot say
 /// "no such file" or "file is empty" in words a user can act on.
-enum FileCheck {
+public enum AudioFileCheck {
     /// The size of the regular, readable, non-empty file at `url`.
-    static func readableSize(_ url: URL) throws -> Int64 {
+    public static func readableSize(_ url: URL) throws -> Int64 {
         guard url.isFileURL else { throw DecodeError(url: url, reason: "not a local file") }
         var st = stat()
         guard stat(url.path, &st) == 0 else { throw DecodeError(url: url, reason: describe(errno)) }
@@ -23,7 +22,7 @@ enum FileCheck {
         return Int64(st.st_size)
     }
 
-    static func describe(_ code: Int32) -> String {
+    public static func describe(_ code: Int32) -> String {
         switch code {
         case ENOENT, ENOTDIR: "no such file"
         case EACCES, EPERM: "permission denied"

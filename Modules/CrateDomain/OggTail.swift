@@ -1,14 +1,13 @@
-import CrateDomain
 import Foundation
 
 /// The codec libraries stop quietly at the last complete Ogg page, so a file cut short by an
 /// interrupted copy would play as a shorter track. Looking at the last page finds that case.
-enum OggTail {
+public enum OggTail {
     /// Largest possible page: 27-byte header, 255 lacing values, 255 segments of 255 bytes.
-    static let maxPageSize = 27 + 255 + 255 * 255
+    public static let maxPageSize = 27 + 255 + 255 * 255
 
     /// Throws when the last Ogg page in the file extends past its end.
-    static func checkComplete(_ url: URL, size: Int64) throws {
+    public static func checkComplete(_ url: URL, size: Int64) throws {
         let start = max(0, size - Int64(maxPageSize))
         let bytes: [UInt8]
         do {
