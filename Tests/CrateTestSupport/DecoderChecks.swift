@@ -1,5 +1,6 @@
 import CrateDomain
 import Foundation
+import Testing
 
 /// Shared steps of the decoder plugin tests: the tag set every codec is tagged with, decoding a
 /// whole file, comparing against the generated source, and the malformed files each decoder must refuse.
@@ -101,5 +102,68 @@ public enum DecoderChecks {
             withUnsafeBytes(of: z.littleEndian) { data.append(contentsOf: $0.prefix(count - data.count)) }
         }
         return data
+    }
+}
+
+// MARK: - Shared expectations (one place for what every decoder must do)
+
+extension DecoderChecks {
+    /// A bad copy of `good` is refused at probe and at decode with a `DecodeError` naming the file;
+    /// `random` is the codec's own "not this format" reason.
+    public static func expectRefusal(_ plugin: any DecoderPlugin, _ kind: BadInput, from good: URL, random: String,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let bad = try makeBadFile(kind, from: good)
+        let reason: String = switch kind {
+        case .empty: "file is empty"
+        case .random: random
+        case .truncated: "truncated"
+        case .missing: "no such file"
+        }
+        let probeError = #expect(throws: DecodeError.self, sourceLocation: sourceLocation) { try plugin.probe(bad) }
+        #expect(probeError?.path == bad.path, sourceLocation: sourceLocation)
+        #expect(probeError?.reason.hasPrefix(reason) == true, "\(String(describing: probeError))", sourceLocation: sourceLocation)
+        let decodeError = #expect(throws: DecodeError.self, sourceLocation: sourceLocation) {
+            _ = try decodeAll(try plugin.open(bad))
+        }
+        #expect(decodeError?.reason.hasPrefix(reason) == true, "\(String(describing: decodeError))", sourceLocation: sourceLocation)
+    }
+
+    /// A lossy decode of the 0.5-amplitude 440 Hz sine: level, pitch, alignment with the source (which only
+    /// holds if encoder delay was removed exactly), range, and the same samples whatever the buffer size.
+    public static func expectLossyMatch(_ plugin: any DecoderPlugin, file: URL, source: [Float], sampleRate: Int,
+                                        channels: Int = 2, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let samples = try decodeAll(try plugin.open(file))
+        let left = SignalAnalysis.channel(0, of: samples, channels: channels)
+        #expect(abs(SignalAnalysis.rms(samples) - 0.3535) < 0.02, sourceLocation: sourceLocation)
+        #expect(abs((SignalAnalysis.dominantFrequency(left, sampleRate: sampleRate) ?? 0) - 440) < 2, sourceLocation: sourceLocation)
+        #expect(correlation(samples, source) > 0.99, sourceLocation: sourceLocation)
+        #expect(samples.allSatisfy { $0 >= -1 && $0 <= 1 }, sourceLocation: sourceLocation)
+        for bufferFrames in [1, 1000] {
+            let again = try decodeAll(try plugin.open(file), bufferFrames: bufferFrames)
+            #expect(firstMismatch(again, samples) == nil, "buffer of \(bufferFrames) frames", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+extension DecoderChecks {
+    /// A chained Ogg file (links appended one after another) is one track: the links' lengths add up
+    /// exactly, and a link with another channel count is an error rather than scrambled audio.
+    public static func expectChainedLinks(_ plugin: any DecoderPlugin, codec: Fixture.Codec, sampleRate: Int,
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let dir = try Fixture.temporaryDirectory("ogg-chain")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func link(_ name: String, channels: Int) throws -> Data {
+            try Data(contentsOf: try Fixture.encode(codec, to: dir.appendingPathComponent("\(name).\(codec.suffix)"),
+                                                     frames: 10_000, sampleRate: sampleRate, channels: channels))
+        }
+        let first = try link("a", channels: 2), second = try link("b", channels: 2), mono = try link("m", channels: 1)
+        let chained = dir.appendingPathComponent("chained.\(codec.suffix)"), mixed = dir.appendingPathComponent("mixed.\(codec.suffix)")
+        try (first + second).write(to: chained)
+        try (first + mono).write(to: mixed)
+
+        #expect(try plugin.probe(chained).info.frames == 20_000, sourceLocation: sourceLocation)
+        #expect(try decodeAll(try plugin.open(chained)).count == 20_000 * 2, sourceLocation: sourceLocation)
+        let error = #expect(throws: DecodeError.self, sourceLocation: sourceLocation) { _ = try decodeAll(try plugin.open(mixed)) }
+        #expect(error?.reason.contains("chained stream changes") == true, "\(String(describing: error))", sourceLocation: sourceLocation)
     }
 }

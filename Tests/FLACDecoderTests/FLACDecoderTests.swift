@@ -65,17 +65,6 @@ import Testing
     func refusesBadInput(_ kind: DecoderChecks.BadInput) throws {
         let (dir, good) = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let bad = try DecoderChecks.makeBadFile(kind, from: good)
-        let reason: String = switch kind {
-        case .empty: "file is empty"
-        case .random: "not a FLAC file"
-        case .truncated: "truncated"
-        case .missing: "no such file"
-        }
-        let probeError = #expect(throws: DecodeError.self) { try plugin.probe(bad) }
-        #expect(probeError?.path == bad.path)
-        #expect(probeError?.reason.hasPrefix(reason) == true, "\(String(describing: probeError))")
-        let decodeError = #expect(throws: DecodeError.self) { _ = try DecoderChecks.decodeAll(try plugin.open(bad)) }
-        #expect(decodeError?.reason.hasPrefix(reason) == true, "\(String(describing: decodeError))")
+        try DecoderChecks.expectRefusal(plugin, kind, from: good, random: "not a FLAC file")
     }
 }

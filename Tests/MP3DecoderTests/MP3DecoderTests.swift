@@ -78,34 +78,14 @@ import Testing
     @Test func samplesMatchTheSource() throws {
         let (dir, file) = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let samples = try DecoderChecks.decodeAll(try plugin.open(file))
-        let left = SignalAnalysis.channel(0, of: samples, channels: 2)
-        #expect(abs(SignalAnalysis.rms(samples) - 0.3535) < 0.02)
-        #expect(abs((SignalAnalysis.dominantFrequency(left, sampleRate: 44100) ?? 0) - 440) < 2)
-        #expect(DecoderChecks.correlation(samples, DecoderChecks.sourceFloats(frames: frames)) > 0.99)
-        #expect(samples.allSatisfy { $0 >= -1 && $0 <= 1 })
-        for bufferFrames in [1, 1000] {
-            let again = try DecoderChecks.decodeAll(try plugin.open(file), bufferFrames: bufferFrames)
-            #expect(DecoderChecks.firstMismatch(again, samples) == nil, "buffer of \(bufferFrames) frames")
-        }
+        try DecoderChecks.expectLossyMatch(plugin, file: file, source: DecoderChecks.sourceFloats(frames: frames), sampleRate: 44100)
     }
 
     @Test(arguments: DecoderChecks.BadInput.allCases)
     func refusesBadInput(_ kind: DecoderChecks.BadInput) throws {
         let (dir, good) = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let bad = try DecoderChecks.makeBadFile(kind, from: good)
-        let reason: String = switch kind {
-        case .empty: "file is empty"
-        case .random: "not an MP3 stream"
-        case .truncated: "truncated"
-        case .missing: "no such file"
-        }
-        let probeError = #expect(throws: DecodeError.self) { try plugin.probe(bad) }
-        #expect(probeError?.path == bad.path)
-        #expect(probeError?.reason.hasPrefix(reason) == true, "\(String(describing: probeError))")
-        let decodeError = #expect(throws: DecodeError.self) { _ = try DecoderChecks.decodeAll(try plugin.open(bad)) }
-        #expect(decodeError?.reason.hasPrefix(reason) == true, "\(String(describing: decodeError))")
+        try DecoderChecks.expectRefusal(plugin, kind, from: good, random: "not an MP3 stream")
     }
 
     /// mpg123 resyncs over junk, so noise must not pass for MPEG audio whatever the bytes are.

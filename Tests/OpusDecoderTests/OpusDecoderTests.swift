@@ -56,34 +56,15 @@ import Testing
     @Test func samplesMatchTheSource() throws {
         let (dir, file) = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let samples = try DecoderChecks.decodeAll(try plugin.open(file))
-        let left = SignalAnalysis.channel(0, of: samples, channels: 2)
-        #expect(abs(SignalAnalysis.rms(samples) - 0.3535) < 0.02)
-        #expect(abs((SignalAnalysis.dominantFrequency(left, sampleRate: 48000) ?? 0) - 440) < 2)
-        #expect(DecoderChecks.correlation(samples, DecoderChecks.sourceFloats(frames: frames, sampleRate: 48000)) > 0.99)
-        #expect(samples.allSatisfy { $0 >= -1 && $0 <= 1 })
-        for bufferFrames in [1, 1000] {
-            let again = try DecoderChecks.decodeAll(try plugin.open(file), bufferFrames: bufferFrames)
-            #expect(DecoderChecks.firstMismatch(again, samples) == nil, "buffer of \(bufferFrames) frames")
-        }
+        try DecoderChecks.expectLossyMatch(plugin, file: file, source: DecoderChecks.sourceFloats(frames: frames, sampleRate: 48000),
+                                           sampleRate: 48000)
     }
 
     @Test(arguments: DecoderChecks.BadInput.allCases)
     func refusesBadInput(_ kind: DecoderChecks.BadInput) throws {
         let (dir, good) = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let bad = try DecoderChecks.makeBadFile(kind, from: good)
-        let reason: String = switch kind {
-        case .empty: "file is empty"
-        case .random: "not an Ogg Opus stream"
-        case .truncated: "truncated"
-        case .missing: "no such file"
-        }
-        let probeError = #expect(throws: DecodeError.self) { try plugin.probe(bad) }
-        #expect(probeError?.path == bad.path)
-        #expect(probeError?.reason.hasPrefix(reason) == true, "\(String(describing: probeError))")
-        let decodeError = #expect(throws: DecodeError.self) { _ = try DecoderChecks.decodeAll(try plugin.open(bad)) }
-        #expect(decodeError?.reason.hasPrefix(reason) == true, "\(String(describing: decodeError))")
+        try DecoderChecks.expectRefusal(plugin, kind, from: good, random: "not an Ogg Opus stream")
     }
 
     /// Vorbis audio in an .opus file is a clear error, not garbage.
@@ -97,23 +78,8 @@ import Testing
         #expect(error?.reason == "not an Ogg Opus stream")
     }
 
-    /// A chained file (links appended one after another) is one track: the links' lengths add up exactly,
-    /// and a link with another channel count is an error rather than scrambled audio.
+    /// A chained file is one track; a link with another channel count is an error.
     @Test func decodesChainedLinks() throws {
-        let dir = try Fixture.temporaryDirectory("opus-test")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        func link(_ name: String, channels: Int) throws -> Data {
-            try Data(contentsOf: try Fixture.encode(.opus, to: dir.appendingPathComponent("\(name).opus"), frames: 10_000,
-                                                     sampleRate: 48000, channels: channels))
-        }
-        let first = try link("a", channels: 2), second = try link("b", channels: 2), mono = try link("m", channels: 1)
-        let chained = dir.appendingPathComponent("chained.opus"), mixed = dir.appendingPathComponent("mixed.opus")
-        try (first + second).write(to: chained)
-        try (first + mono).write(to: mixed)
-
-        #expect(try plugin.probe(chained).info.frames == 20_000)
-        #expect(try DecoderChecks.decodeAll(try plugin.open(chained)).count == 20_000 * 2)
-        let error = #expect(throws: DecodeError.self) { _ = try DecoderChecks.decodeAll(try plugin.open(mixed)) }
-        #expect(error?.reason.contains("chained stream changes") == true, "\(String(describing: error))")
+        try DecoderChecks.expectChainedLinks(plugin, codec: .opus, sampleRate: 48000)
     }
 }
