@@ -30,7 +30,7 @@ struct Play: AsyncParsableCommand {
             }
             return (found, items)
         }
-        print("Playing \(found.artist) — \(found.title), \(items.count) of \(found.trackCount) tracks")
+        live("Playing \(found.artist) — \(found.title), \(items.count) of \(found.trackCount) tracks")
 
         let outputChoice = output, first = from
         let stop = StopSignal()
@@ -43,20 +43,20 @@ struct Play: AsyncParsableCommand {
                 try run.play(items, stop: stop) { event in
                     switch event {
                     case let .outputOpened(format, destination):
-                        print("Output: \(destination) (\(format))")
+                        live("Output: \(destination) (\(format))")
                     case let .trackStarted(index, item, info):
                         let n = String(first + index)
-                        print("▶ \(n)/\(found.trackCount)  \(item.title) — \(item.artist)  [\(info.summary)]"
+                        live("▶ \(n)/\(found.trackCount)  \(item.title) — \(item.artist)  [\(info.summary)]"
                             + (info.duration.map { "  \(clock($0))" } ?? ""))
                     case let .trackSkipped(_, item, reason):
-                        print("✗ skipped \(item.title): \(reason)")
+                        live("✗ skipped \(item.title): \(reason)")
                     case .trackFinished:
                         break
                     }
                 }
             }
         }
-        print(outcome == .stopped ? "Stopped." : "Finished \(found.title).")
+        live(outcome == .stopped ? "Stopped." : "Finished \(found.title).")
     }
 
     /// Runs blocking audio work on its own thread, off Swift's cooperative pool.
@@ -81,4 +81,10 @@ struct Play: AsyncParsableCommand {
         source.resume()
         return source
     }
+}
+
+/// Writes a line straight to standard output: "now playing" lines must show as they happen,
+/// also through a pipe or into a file (`crate play X | tee log`), where `print` would hold them back.
+func live(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

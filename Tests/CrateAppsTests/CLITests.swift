@@ -103,3 +103,35 @@ extension AppHarness {
         return p.terminationStatus == 0
     }
 }
+
+@Suite struct PlayInterruptTests {
+    /// Played to a real (private) PulseAudio server, so playback runs at the pace of the sound;
+    /// Ctrl-C (SIGINT) stops it between two chunks and the command ends normally.
+    @Test func ctrlCStopsPlayback() throws {
+        let server = try PulseTestServer()
+        defer { server.stop() }
+        let app = try AppHarness()
+        let album = app.home.appendingPathComponent("music/Long")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        for n in 1...2 {
+            try Fixture.encode(.flac, to: album.appendingPathComponent("\(n).flac"), frames: 441_000,
+                               tags: ["title": "Long \(n)", "artist": "Slow", "album": "Long", "track": "\(n)"])
+        }
+        #expect(try app.crate("import", album.path).status == 0)
+
+        let log = app.home.appendingPathComponent("play.log")
+        let play = try ChildProcess([AppHarness.binary("crate").path, "play", "Long", "--output", "pulse"],
+                                    environment: app.environment,
+                                    extra: ["CRATE_OUTPUT_PULSE_SERVER": server.server, "CRATE_OUTPUT_PULSE_SINK": server.sink],
+                                    output: log)
+        func text() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        for _ in 0..<500 where !text().contains("▶ 1/2") && !play.hasExited() { usleep(20_000) }
+        #expect(text().contains("▶ 1/2  Long 1 — Slow"), "\(text())")
+        usleep(300_000)
+        play.send(SIGINT)
+        // A hang guard, not a timing check: stopping takes one chunk.
+        let status = play.waitForExit(seconds: 30)
+        #expect(status == 0, "\(text())")
+        #expect(text().contains("Stopped.") && !text().contains("▶ 2/2"), "\(text())")
+    }
+}

@@ -40,7 +40,7 @@ public final class PulseTestServer {
              "--log-target=file:\(directory.appendingPathComponent("pulse.log").path)",
              "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
              "-L", "module-null-sink sink_name=\(sink) rate=44100 channels=2"],
-            environment: ["PULSE_RUNTIME_PATH": directory.path, "PULSE_STATE_PATH": directory.path])
+            extra: ["PULSE_RUNTIME_PATH": directory.path, "PULSE_STATE_PATH": directory.path])
 
         for _ in 0..<100 {
             if (try? Fixture.run("pactl", ["--server", server, "info"])) != nil { return }
@@ -97,87 +97,5 @@ public final class PulseTestServer {
             child?.stop(signal: SIGINT)
             child = nil
         }
-    }
-}
-
-/// A child process started with posix_spawn and a clean signal state. Foundation's `Process` hands
-/// the child the spawning thread's signal mask, and test threads block SIGINT and SIGTERM, so a
-/// parec started that way never sees the SIGINT that should end it.
-final class ChildProcess {
-    let pid: pid_t
-    private var exited = false
-
-    init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
-        guard let tool = arguments.first, let path = Self.find(tool) else {
-            throw PulseTestServer.SetupError(description: "\(arguments.first ?? "?") not found in PATH")
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "PULSE_SERVER")
-        environment.merge(extra) { $1 }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        // Output goes to /dev/null: nobody reads it, and a full pipe would stall the child.
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        let argv = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, path, &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            throw PulseTestServer.SetupError(description: "cannot start \(tool): \(String(cString: strerror(status)))")
-        }
-        pid = child
-    }
-
-    deinit {
-        stop(signal: SIGTERM)
-    }
-
-    /// True once the child has ended (and it is reaped).
-    func hasExited() -> Bool {
-        if exited { return true }
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        // ECHILD: already reaped elsewhere, so gone as well.
-        if result == pid || (result < 0 && errno == ECHILD) { exited = true }
-        return exited
-    }
-
-    /// Sends `signal` to this pid and waits for it to end.
-    func stop(signal: Int32) {
-        guard !hasExited() else { return }
-        kill(pid, signal)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        exited = true
-    }
-
-    static func find(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
     }
 }
