@@ -1,10 +1,12 @@
 # Crate: two commands on a fresh Debian/Ubuntu machine with the Swift toolchain.
-#   make run   installs what is missing, builds release, makes a demo library if the library is empty, plays an album
+#   make run   installs what is missing, builds release, makes a demo library if the library is empty,
+#              starts crated in the foreground and plays the first album through it (Ctrl-C stops the daemon)
 #   make test  installs what is missing and runs every test
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_BIN = .build/release
 CRATE = $(RELEASE_BIN)/crate
+CRATED = $(RELEASE_BIN)/crated
 
 .PHONY: run test build deps test-deps demo clean
 
@@ -18,7 +20,8 @@ build: deps
 	$(SWIFT) build -c release --product crate
 	$(SWIFT) build -c release --product crated
 
-# Plays the first album of the library; with an empty library, a generated demo library is imported first.
+# Plays the first album of the library through the daemon; with an empty library, a generated demo
+# library is imported first. A daemon already running is used as it is.
 run: build
 	@if [ -z "$$($(CRATE) albums --ids)" ]; then \
 	  demo="$$($(CRATE) config --get data.directory)/demo-library"; \
@@ -26,7 +29,14 @@ run: build
 	  scripts/make-demo-library.sh "$$demo" && $(CRATE) import "$$demo"; \
 	fi
 	$(CRATE) albums
-	$(CRATE) play "$$($(CRATE) albums --ids | head -n 1)"
+	@album="$$($(CRATE) albums --ids | head -n 1)"; \
+	if $(CRATE) status >/dev/null 2>&1; then \
+	  $(CRATE) play-album "$$album"; \
+	else \
+	  ( for i in $$(seq 100); do $(CRATE) status >/dev/null 2>&1 && break; sleep 0.1; done; \
+	    $(CRATE) play-album "$$album" ) & \
+	  exec $(CRATED); \
+	fi
 
 test: test-deps
 	$(SWIFT) build --build-tests

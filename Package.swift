@@ -75,11 +75,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crated", swiftSettings: strict),
 
+        // Benchmarks: run by Benchmarks/run.sh next to the reference tools.
+        .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CrateAudio", "CrateDomain", "NullOutput"], path: "Benchmarks/CrateBench",
+                          swiftSettings: strict),
+
         // Tests: real files, a real database, real servers.
         .target(name: "CrateTestSupport", dependencies: ["CrateDomain"], path: "Tests/CrateTestSupport", swiftSettings: strict),
         tests("CrateDomainTests", ["CrateDomain"]),
         tests("CrateStorageTests", ["CrateStorage"]),
-        tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "WAVFileOutput", "NullOutput"]),
+        tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
+                                  "WAVFileOutput", "NullOutput"]),
         tests("CrateCoreTests", ["CrateCore"]),
         tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),

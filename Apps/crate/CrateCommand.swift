@@ -9,7 +9,11 @@ struct Crate: AsyncParsableCommand {
         commandName: "crate",
         abstract: "Crate: an album-first music system.",
         version: CrateVersion.string,
-        subcommands: [Plugins.self, Import.self, Albums.self, Tracks.self, Play.self, Config.self])
+        subcommands: [
+            Plugins.self, Import.self, Albums.self, Tracks.self, Config.self,
+            Status.self, Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Prev.self, Seek.self, Volume.self,
+            Repeat.self, Shuffle.self, StopAfterAlbum.self, PlayAlbum.self, Queue.self, History.self, Watch.self,
+        ])
 }
 
 /// Options every command shares.

@@ -1,3 +1,4 @@
+import CrateCore
 import CrateDomain
 import Foundation
 import Hummingbird
@@ -28,6 +29,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as PlayerError {
+            throw APIError(error.isNotFound ? .notFound : .badRequest, code: error.isNotFound ? "not_found" : "bad_request",
+                           error.description)
+        } catch let error as DecodingError {
+            throw APIError(.badRequest, code: "bad_request", "the request body does not fit: \(Self.describe(error))")
         } catch let error as HTTPError where error.status == .notFound {
             throw APIError(.notFound, code: "not_found", "no route for \(request.method) \(request.uri.path)")
         } catch let error as HTTPError {
@@ -37,4 +43,19 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(.internalServerError, code: "internal", ErrorText.describe(error))
         }
     }
+}
+
+extension JSONErrorMiddleware {
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case let .keyNotFound(key, _): "missing field \"\(key.stringValue)\""
+        case let .typeMismatch(_, c), let .valueNotFound(_, c), let .dataCorrupted(c):
+            (c.codingPath.map(\.stringValue).joined(separator: ".").nilIfEmpty.map { "field \($0): " } ?? "") + c.debugDescription
+        @unknown default: "\(error)"
+        }
+    }
+}
+
+private extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -31,12 +31,20 @@ struct Crated: AsyncParsableCommand {
         for p in runtime.pluginDescriptors() {
             logger.info("plugin \(p.kind.rawValue) \(p.name): \(p.available ? "live" : "unavailable (\(p.reason ?? "unknown"))")")
         }
+        let player: PlayerService
+        do {
+            player = try await PlayerService.start(runtime: runtime)
+        } catch {
+            throw ValidationError(ErrorText.describe(error))
+        }
         let app = Application(
-            router: APIRouter.make(runtime: runtime),
+            router: APIRouter.make(runtime: runtime, player: player),
             configuration: .init(address: .hostname(runtime.settings.httpHost, port: runtime.settings.httpPort),
                                  serverName: "crated"),
             logger: logger)
         try await app.runService()
+        // The queue pointer, position, modes and volume are saved for the next start.
+        await player.shutdown()
         logger.info("crated stopped")
     }
 }

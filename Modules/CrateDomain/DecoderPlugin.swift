@@ -35,4 +35,7 @@ public protocol AudioDecoder: AnyObject {
     /// Decodes into `buffer` (interleaved float) up to `buffer.count / channels` whole frames.
     /// Returns the number of frames written; 0 means the end of the stream.
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+    /// Moves so the next `read` starts at `frame` (0-based, in output frames, clamped to the length).
+    /// Sample-exact for every codec Crate ships.
+    func seek(toFrame frame: Int64) throws
 }

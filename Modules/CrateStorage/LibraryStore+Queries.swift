@@ -48,19 +48,42 @@ extension LibraryStore {
         throw StoreError.ambiguousAlbum(query: q, candidates: matches.map { "\($0.id)  \($0.artist) — \($0.title)" })
     }
 
+    /// Columns for `track(_:)`; callers add WHERE/ORDER BY.
+    static let trackSelect = """
+        SELECT track.*, album.title AS album_title, album_artist.name AS album_artist, file.path
+        FROM track
+        JOIN album ON album.id = track.album_id
+        JOIN artist AS album_artist ON album_artist.id = album.artist_id
+        LEFT JOIN file ON file.track_id = track.id
+        """
+
     /// The album's tracks in album order: disc, then track number, then file path.
     public func tracks(albumID: Int64) throws -> [Track] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT track.*, album.title AS album_title, album_artist.name AS album_artist, file.path
-                FROM track
-                JOIN album ON album.id = track.album_id
-                JOIN artist AS album_artist ON album_artist.id = album.artist_id
-                LEFT JOIN file ON file.track_id = track.id
-                WHERE track.album_id = ?
+            try Row.fetchAll(db, sql: Self.trackSelect + """
+                 WHERE track.album_id = ?
                 ORDER BY COALESCE(track.disc_number, 1), track.track_number IS NULL, track.track_number, file.path
                 """, arguments: [albumID]).map(Self.track)
         }
+    }
+
+    /// Which of `ids` are not tracks of the library (checked 500 at a time).
+    public func unknownTrackIDs(_ ids: [Int64]) throws -> [Int64] {
+        let wanted = Array(Set(ids))
+        return try read { db in
+            var known = Set<Int64>()
+            for start in stride(from: 0, to: wanted.count, by: 500) {
+                let part = Array(wanted[start..<min(start + 500, wanted.count)])
+                let marks = Array(repeating: "?", count: part.count).joined(separator: ",")
+                known.formUnion(try Int64.fetchAll(db, sql: "SELECT id FROM track WHERE id IN (\(marks))",
+                                                   arguments: StatementArguments(part)))
+            }
+            return wanted.filter { !known.contains($0) }.sorted()
+        }
+    }
+
+    public func track(id: Int64) throws -> Track? {
+        try read { db in try Row.fetchOne(db, sql: Self.trackSelect + " WHERE track.id = ?", arguments: [id]).map(Self.track) }
     }
 
     private static func album(_ row: Row) -> Album {
@@ -70,7 +93,7 @@ extension LibraryStore {
               addedAt: Date(timeIntervalSince1970: row["added_at"]))
     }
 
-    private static func track(_ row: Row) -> Track {
+    static func track(_ row: Row) -> Track {
         Track(id: row["id"], ref: TrackRef(source: row["source"], id: row["source_id"]), albumID: row["album_id"],
               title: row["title"], artist: row["artist"], albumArtist: row["album_artist"], album: row["album_title"],
               genre: row["genre"], date: row["date"], trackNumber: row["track_number"], trackTotal: row["track_total"],

@@ -63,6 +63,36 @@ enum Migrations {
                 );
                 """)
         }
+        m.registerMigration("v2: queue, history, player state, playback positions, missing flags") { db in
+            try db.execute(sql: """
+                -- Sparse positions: inserting or moving writes one row, whatever the queue's length.
+                CREATE TABLE queue_entry (
+                    id INTEGER PRIMARY KEY,
+                    track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
+                    position REAL NOT NULL,
+                    album_lock INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX queue_position ON queue_entry(position);
+                CREATE TABLE play_history (
+                    id INTEGER PRIMARY KEY,
+                    track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
+                    played_at REAL NOT NULL
+                );
+                CREATE TABLE player_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    current_entry INTEGER,
+                    elapsed REAL NOT NULL DEFAULT 0,
+                    modes TEXT NOT NULL                     -- JSON of PlayerModes
+                );
+                CREATE TABLE track_position (
+                    track_id INTEGER PRIMARY KEY REFERENCES track(id) ON DELETE CASCADE,
+                    seconds REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                ALTER TABLE track ADD COLUMN missing_reason TEXT;
+                ALTER TABLE track ADD COLUMN missing_detail TEXT;
+                """)
+        }
         return m
     }
 }

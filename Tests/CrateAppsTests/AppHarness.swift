@@ -1,3 +1,4 @@
+import CrateDomain
 import CrateTestSupport
 import Foundation
 
@@ -36,6 +37,10 @@ struct AppHarness {
 
     /// Runs `crate ARGS...` to completion.
     func crate(_ arguments: String..., env: [String: String] = [:], prefix: [String] = []) throws -> Result {
+        try crate(arguments: arguments, env: env, prefix: prefix)
+    }
+
+    func crate(arguments: [String], env: [String: String] = [:], prefix: [String] = []) throws -> Result {
         let process = Process()
         let binary = Self.binary("crate")
         if prefix.isEmpty {
@@ -81,4 +86,56 @@ func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     return try decoder.decode(type, from: Data(text.utf8))
+}
+
+/// A `crated` started for a test, on a free loopback port, logging to a file.
+final class Daemon {
+    let process: ChildProcess
+    let log: URL
+    let port: Int
+
+    /// Starts crated with `app`'s environment plus `extra`, and waits until it answers.
+    init(_ app: AppHarness, extra: [String: String] = [:]) throws {
+        port = try DaemonTests.freePort()
+        log = app.home.appendingPathComponent("crated-\(port).log")
+        process = try ChildProcess([AppHarness.binary("crated").path], environment: app.environment,
+                                   extra: extra.merging(["CRATE_HTTP_ADDRESS": "127.0.0.1:\(port)"]) { $1 }, output: log)
+        for _ in 0..<200 {
+            if (try? app.crate("status", env: env)).map({ $0.status == 0 }) == true { return }
+            if process.hasExited() { break }
+            usleep(50_000)
+        }
+        throw Fixture.ToolError(description: "crated did not answer: \(text)")
+    }
+
+    /// The address variable CLI calls need to reach this daemon.
+    var env: [String: String] { ["CRATE_HTTP_ADDRESS": "127.0.0.1:\(port)"] }
+    var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, then waits (a hang guard, not a timing check); the exit status.
+    @discardableResult
+    func stop() -> Int32? {
+        process.send(SIGTERM)
+        return process.waitForExit(seconds: 30)
+    }
+
+    deinit { process.stop(signal: SIGKILL) }
+}
+
+extension AppHarness {
+    func status(_ daemon: Daemon) throws -> PlayerStatus {
+        try decodeJSON(PlayerStatus.self, try crate("status", "--json", env: daemon.env).stdout)
+    }
+
+    /// Polls the player until `condition` holds (at most `seconds`); the last status seen.
+    @discardableResult
+    func waitFor(_ daemon: Daemon, seconds: Double = 30, _ condition: (PlayerStatus) -> Bool) throws -> PlayerStatus {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = try status(daemon)
+        while !condition(last) && Date() < deadline {
+            usleep(50_000)
+            last = try status(daemon)
+        }
+        return last
+    }
 }

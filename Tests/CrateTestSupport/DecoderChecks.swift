@@ -167,3 +167,138 @@ extension DecoderChecks {
         #expect(error?.reason.contains("chained stream changes") == true, "\(String(describing: error))", sourceLocation: sourceLocation)
     }
 }
+
+extension DecoderChecks {
+    /// How a decode after `seek(toFrame:)` compares with the same frames of a straight decode.
+    public struct SeekDeviation: Sendable, CustomStringConvertible {
+        /// The frame the decode should start at: the target clamped to [0, length].
+        public var start: Int
+        /// Frames decoded after the seek, and how many the straight decode has from `start` on.
+        public var frames: Int
+        public var expectedFrames: Int
+        /// Largest difference of a sample from the straight decode's.
+        public var maxDifference: Float
+        /// The last frame (counted from `start`) with any difference at all; nil when identical.
+        public var lastDifferentFrame: Int?
+
+        public var description: String {
+            "from frame \(start): \(frames) of \(expectedFrames) frames, max difference \(maxDifference), "
+                + "last differing frame \(lastDifferentFrame.map(String.init) ?? "none")"
+        }
+    }
+
+    /// Seeks `decoder` to `target`, decodes to the end, and compares with `reference` (the whole file, decoded straight).
+    public static func deviation(seeking decoder: any AudioDecoder, to target: Int64, reference: [Float]) throws -> SeekDeviation {
+        let channels = decoder.info.channels
+        try decoder.seek(toFrame: target)
+        let tail = try decodeAll(decoder)
+        let total = reference.count / channels
+        let start = Int(min(max(target, 0), Int64(total)))
+        let expected = reference[(start * channels)...]
+        var result = SeekDeviation(start: start, frames: tail.count / channels, expectedFrames: expected.count / channels,
+                                   maxDifference: 0, lastDifferentFrame: nil)
+        for (i, (a, b)) in zip(tail, expected).enumerated() {
+            // A NaN would compare false with everything: count it as the largest difference.
+            let difference = (a - b).isNaN ? .infinity : abs(a - b)
+            guard difference > 0 else { continue }
+            result.maxDifference = max(result.maxDifference, difference)
+            result.lastDifferentFrame = i / channels
+        }
+        return result
+    }
+
+    /// A harder test signal than the sine for lossy seeking: a gliding tone, a quieter tremolo tone, noise
+    /// bursts and clicks, with the second channel different from the first. Lossy coders spend their bits
+    /// unevenly on it (MP3's bit reservoir, Opus' energy prediction), which is what a seek must cope with.
+    /// Deterministic, so a failure can be reproduced.
+    public static func seekSignal(frames: Int, sampleRate: Int, channels: Int) -> [Int16] {
+        var out = [Int16](repeating: 0, count: frames * channels)
+        var state: UInt64 = 0x5EED
+        func noise() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(Int64(bitPattern: state) >> 11) / Double(1 << 52)
+        }
+        for i in 0..<frames {
+            let t = Double(i) / Double(sampleRate)
+            var v = 0.3 * sin(2 * .pi * (200 + 800 * t) * t) + 0.1 * sin(2 * .pi * 3000 * t) * sin(2 * .pi * 1.3 * t)
+            if (i / 4000) % 3 == 0 { v += 0.2 * noise() }
+            if i % 9000 < 20 { v += 0.5 }
+            for c in 0..<channels {
+                let w = c == 0 ? v : v * 0.7 + 0.05 * noise()
+                out[i * channels + c] = Int16(max(-32767, min(32767, (w * 32767).rounded())))
+            }
+        }
+        return out
+    }
+
+    /// Reads and discards up to `frames` frames (fewer at the end) with 1000-frame reads; returns how many were read.
+    @discardableResult
+    public static func discard(_ decoder: any AudioDecoder, frames: Int) throws -> Int {
+        let channels = decoder.info.channels
+        var buffer = [Float](repeating: 0, count: 1000 * channels)
+        var done = 0
+        while done < frames {
+            let wanted = min(1000, frames - done) * channels
+            let n = try buffer.withUnsafeMutableBufferPointer { buffer in
+                try decoder.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<wanted]))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Seeking lands on the exact frame: after a seek to any target (start, block borders, middle, last frame,
+    /// past the end, negative) of a fresh decoder, after reading some, after reaching the end, and after
+    /// several seeks in a row, decoding to the end gives exactly the frames left, with samples that differ from
+    /// the straight decode's by at most `tolerance` (lossless decoders: 0). Returns the deviations seen, worst first.
+    @discardableResult
+    public static func expectSampleExactSeeks(_ plugin: any DecoderPlugin, file: URL, tolerance: Float = 0,
+                                              sourceLocation: SourceLocation = #_sourceLocation) throws -> [SeekDeviation] {
+        let straight = try plugin.open(file)
+        let channels = straight.info.channels
+        let reference = try decodeAll(straight)
+        let total = reference.count / channels
+        #expect(straight.info.frames == Int64(total), "the straight decode has \(total) frames", sourceLocation: sourceLocation)
+        var seen: [SeekDeviation] = []
+        func check(_ deviation: SeekDeviation, _ what: String) {
+            seen.append(deviation)
+            #expect(deviation.frames == deviation.expectedFrames, "\(what): \(deviation)", sourceLocation: sourceLocation)
+            #expect(deviation.maxDifference <= tolerance, "\(what): \(deviation)", sourceLocation: sourceLocation)
+        }
+
+        // A fresh decoder seeking straight away.
+        let targets: [Int64] = [0, 1, 4095, 4096, 12345, Int64(total / 2), Int64(total * 3 / 4), Int64(total - 1), Int64(total),
+                                Int64(total + 1000), -5]
+        for target in targets {
+            check(try deviation(seeking: try plugin.open(file), to: target, reference: reference),
+                  "seek to \(target)")
+        }
+
+        // Backwards after reading some, and forwards past what was read.
+        let back = try plugin.open(file)
+        #expect(try discard(back, frames: 30_000) == min(30_000, total), sourceLocation: sourceLocation)
+        check(try deviation(seeking: back, to: 5000, reference: reference), "back to 5000 after 30000 read")
+        let forth = try plugin.open(file)
+        try discard(forth, frames: 10_000)
+        check(try deviation(seeking: forth, to: 60_000, reference: reference), "on to 60000 after 10000 read")
+
+        // Several seeks in a row, some with reads between, some without.
+        let many = try plugin.open(file)
+        try many.seek(toFrame: 50_000)
+        try discard(many, frames: 4096)
+        try many.seek(toFrame: 20_000)
+        try many.seek(toFrame: 70_000)
+        try discard(many, frames: 100)
+        check(try deviation(seeking: many, to: 12_345, reference: reference), "fifth seek, to 12345")
+        // At the end (reached by decoding, then by seeking past it), reads give 0 without an error, and
+        // a seek still works from there.
+        #expect(try discard(many, frames: 1) == 0, sourceLocation: sourceLocation)
+        check(try deviation(seeking: many, to: Int64(total / 3), reference: reference), "seek after the end")
+        try many.seek(toFrame: Int64(total) + 5)
+        #expect(try discard(many, frames: 1) == 0, sourceLocation: sourceLocation)
+        #expect(try discard(many, frames: 1) == 0, sourceLocation: sourceLocation)
+        check(try deviation(seeking: many, to: -1, reference: reference), "back to the start from past the end")
+        return seen.sorted { $0.maxDifference > $1.maxDifference }
+    }
+}

@@ -67,4 +67,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try DecoderChecks.expectRefusal(plugin, kind, from: good, random: "not a FLAC file")
     }
+
+    /// Lossless and sample-exact: after any seek (inside a block, on a block border) the rest of the file
+    /// is exactly the straight decode's.
+    @Test func seeksToTheExactFrame() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try DecoderChecks.expectSampleExactSeeks(plugin, file: file)
+    }
 }

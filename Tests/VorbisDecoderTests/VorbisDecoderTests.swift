@@ -75,4 +75,13 @@ import VorbisDecoder
     @Test func decodesChainedLinks() throws {
         try DecoderChecks.expectChainedLinks(plugin, codec: .vorbis, sampleRate: 44100)
     }
+
+    /// vorbisfile decodes the packet before the target again, and a Vorbis packet depends on no other
+    /// state than that overlap: after any seek the samples are exactly the straight decode's.
+    @Test(arguments: [1, 2])
+    func seeksToTheExactFrame(channels: Int) throws {
+        let (dir, file) = try fixture(channels: channels)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try DecoderChecks.expectSampleExactSeeks(plugin, file: file)
+    }
 }

@@ -188,4 +188,11 @@ import WAVDecoder
         let body = Array("WAVE".utf8) + chunk("fmt ", fmt) + (junk.map { chunk("junk", $0) } ?? []) + chunk("data", samples)
         return Data(Array("RIFF".utf8) + le(UInt32(body.count), 4) + body)
     }
+
+    /// Lossless and sample-exact: after any seek the rest of the file is exactly the straight decode's.
+    @Test func seeksToTheExactFrame() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try DecoderChecks.expectSampleExactSeeks(plugin, file: file)
+    }
 }

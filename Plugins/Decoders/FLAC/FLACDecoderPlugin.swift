@@ -187,6 +187,33 @@ public final class FLACAudioDecoder: AudioDecoder {
         return frames
     }
 
+    /// libFLAC finds the frame holding `frame` and, still inside this call, hands the write callback that
+    /// frame from the target sample on; decoded samples not yet read belong to the old position and go.
+    public func seek(toFrame frame: Int64) throws {
+        let target = max(frame, 0)
+        sink.pending.removeAll(keepingCapacity: true)
+        sink.pendingOffset = 0
+        // libFLAC refuses a target at or past the length; nothing is left to decode there anyway.
+        if let total = info.frames, target >= total {
+            sink.framesDecoded = total
+            finished = true
+            return
+        }
+        // The callback adds the partial block to this, so it counts frames up to the end of `pending` again.
+        sink.framesDecoded = target
+        finished = false
+        let ok = FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(target)) != 0
+        if let fatal = sink.fatal { throw DecodeError(url: url, reason: fatal) }
+        guard ok else {
+            // A failed seek leaves libFLAC unusable until flushed, and the position unknown: stop here.
+            FLAC__stream_decoder_flush(decoder)
+            sink.pending.removeAll(keepingCapacity: true)
+            finished = true
+            let detail = sink.error.map { " (\($0))" } ?? ""
+            throw DecodeError(url: url, reason: "cannot seek to frame \(target)" + detail)
+        }
+    }
+
     private func truncatedReason(_ detail: String?) -> String {
         let total = info.frames.map { " of \($0)" } ?? ""
         return "truncated: the audio ends at frame \(sink.framesDecoded)\(total)" + (detail.map { " (\($0))" } ?? "")

@@ -29,6 +29,8 @@ public final class VorbisAudioDecoder: AudioDecoder {
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// Frames handed out so far, to notice a stream that ends before its declared length.
     private var delivered: Int64 = 0
+    /// Set by a seek to the length or past it (vorbisfile refuses targets past it): `read` returns 0 until the next seek.
+    private var atEnd = false
 
     init(url: URL) throws {
         let size = try AudioFileCheck.readableSize(url)
@@ -91,7 +93,7 @@ public final class VorbisAudioDecoder: AudioDecoder {
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channels = info.channels
         let capacity = min(buffer.count / channels, Int(Int32.max))
-        guard capacity > 0, let base = buffer.baseAddress else { return 0 }
+        guard capacity > 0, let base = buffer.baseAddress, !atEnd else { return 0 }
         while true {
             var planes: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
             var section: Int32 = 0
@@ -122,6 +124,23 @@ public final class VorbisAudioDecoder: AudioDecoder {
             delivered += Int64(frames)
             return frames
         }
+    }
+
+    /// vorbisfile seeks sample-exactly: it decodes from the packet before the target (whose overlap the
+    /// target's packet needs) and drops the samples up to the target.
+    public func seek(toFrame frame: Int64) throws {
+        let target = max(frame, 0)
+        if let total = info.frames, target >= total {
+            atEnd = true
+            delivered = total
+            return
+        }
+        let result = ov_pcm_seek(file, ogg_int64_t(target))
+        guard result == 0 else {
+            throw DecodeError(url: url, reason: "cannot seek to frame \(target): \(Self.describe(result))")
+        }
+        atEnd = false
+        delivered = target
     }
 
     static func describe(_ code: Int32) -> String {

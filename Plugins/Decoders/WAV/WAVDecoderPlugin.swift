@@ -280,6 +280,11 @@ public final class WAVAudioDecoder: AudioDecoder {
         return frames
     }
 
+    /// Every frame has the same size, so the target's bytes are at a computed offset; `read` starts there.
+    public func seek(toFrame frame: Int64) throws {
+        position = min(max(frame, 0), layout.frames)
+    }
+
     /// Float files may hold values past full scale, or NaN; the pipeline promises [-1, 1].
     private static func clamp(_ v: Float) -> Float {
         v.isNaN ? 0 : min(max(v, -1), 1)

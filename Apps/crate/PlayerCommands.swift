@@ -1,0 +1,197 @@
+import ArgumentParser
+import CrateCore
+import CrateDomain
+import Foundation
+
+/// Options for commands that talk to the daemon.
+struct DaemonOptions: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func client() async throws -> DaemonClient { DaemonClient(settings: try await global.runtime().settings) }
+
+    /// Prints the status as a few lines (like mpc) or as JSON.
+    func show(_ status: PlayerStatus) throws {
+        if json { return try printJSON(status) }
+        print(describe(status))
+    }
+}
+
+func describe(_ s: PlayerStatus) -> String {
+    var lines: [String] = []
+    if let e = s.entry {
+        let t = e.track
+        let time = "\(clock(s.elapsed))/\(clock(s.duration ?? t.duration))"
+        lines.append("\(s.state == .playing ? "▶" : s.state == .paused ? "⏸" : "■") \(s.state.rawValue)  \(e.index)/\(s.queueLength)  "
+            + "\(t.title) — \(t.artist) (\(t.album))  \(time)  [\((s.format ?? t.info).summary)]")
+    } else {
+        lines.append("■ \(s.state.rawValue)  queue: \(s.queueLength) entries")
+    }
+    let m = s.modes
+    lines.append("repeat: \(m.repeatMode.rawValue)  shuffle: \(m.shuffle ? "on" : "off")  "
+        + "stop-after-album: \(m.stopAfterAlbum ? "on" : "off")  volume: \(m.volume)")
+    if let skip = s.lastSkip { lines.append("last skipped: \(skip.title): \(skip.missing?.rawValue ?? "error") (\(skip.reason))") }
+    return lines.joined(separator: "\n")
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show what the daemon is playing.")
+    @OptionGroup var options: DaemonOptions
+    func run() async throws {
+        try options.show(try await options.client().send("GET", "player", as: PlayerStatus.self))
+    }
+}
+
+struct Play: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start or resume playback; with POSITION, play that queue entry.")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "Queue position (1 = first).") var position: Int?
+    func run() async throws {
+        try options.show(try await options.client().command("player/play", position.map { ["index": $0] }))
+    }
+}
+
+/// The commands that take no argument: pause, toggle, stop, next, prev.
+struct Pause: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Pause.")
+    @OptionGroup var options: DaemonOptions
+    func run() async throws { try options.show(try await options.client().command("player/pause")) }
+}
+
+struct Toggle: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Pause if playing, else play.")
+    @OptionGroup var options: DaemonOptions
+    func run() async throws { try options.show(try await options.client().command("player/toggle")) }
+}
+
+struct Stop: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop playback.")
+    @OptionGroup var options: DaemonOptions
+    func run() async throws { try options.show(try await options.client().command("player/stop")) }
+}
+
+struct Next: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Play the next queue entry.")
+    @OptionGroup var options: DaemonOptions
+    func run() async throws { try options.show(try await options.client().command("player/next")) }
+}
+
+struct Prev: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Back to the start of the track, or (within its first 4 seconds) the previous entry.")
+    @OptionGroup var options: DaemonOptions
+    func run() async throws { try options.show(try await options.client().command("player/previous")) }
+}
+
+struct Seek: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Seek in the current track: 90, 1:30 (absolute), +10 or -10 (relative seconds).")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "Position.") var position: String
+    func run() async throws {
+        let text = position.trimmingCharacters(in: .whitespaces)
+        let relative = text.hasPrefix("+") || text.hasPrefix("-")
+        guard let seconds = Self.seconds(relative ? String(text.dropFirst()) : text) else {
+            throw ValidationError("'\(position)' is not a position: use 90, 1:30, +10 or -10")
+        }
+        let body: [String: Any] = relative ? ["delta": text.hasPrefix("-") ? -seconds : seconds] : ["position": seconds]
+        try options.show(try await options.client().command("player/seek", body))
+    }
+
+    /// "90", "1:30", "1:02:03" in seconds.
+    static func seconds(_ text: String) -> Double? {
+        var total = 0.0
+        for part in text.split(separator: ":", omittingEmptySubsequences: false) {
+            guard let v = Double(part), v >= 0 else { return nil }
+            total = total * 60 + v
+        }
+        return text.isEmpty ? nil : total
+    }
+}
+
+struct Volume: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set the volume: 50, +5, -5.")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "0–100, or a change like +5 / -5.") var value: String?
+    func run() async throws {
+        let client = try await options.client()
+        guard let value else { return try options.show(try await client.send("GET", "player", as: PlayerStatus.self)) }
+        guard let n = Int(value.hasPrefix("+") ? String(value.dropFirst()) : value) else {
+            throw ValidationError("'\(value)' is not a volume: use 0–100, +5 or -5")
+        }
+        let relative = value.hasPrefix("+") || value.hasPrefix("-")
+        try options.show(try await client.command("player/volume", relative ? ["delta": n] : ["value": n]))
+    }
+}
+
+struct Repeat: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Repeat off, all (the queue) or one (the track).")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "off, all or one.") var mode: RepeatMode
+    func run() async throws {
+        try options.show(try await options.client().command("player/options", ["repeat": mode.rawValue], method: "PUT"))
+    }
+}
+
+extension RepeatMode: ExpressibleByArgument {}
+
+enum Switch: String, ExpressibleByArgument {
+    case on, off
+    var value: Bool { self == .on }
+}
+
+struct Shuffle: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Shuffle on or off (an album started with play-album keeps its order).")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "on or off.") var state: Switch
+    func run() async throws {
+        try options.show(try await options.client().command("player/options", ["shuffle": state.value], method: "PUT"))
+    }
+}
+
+struct StopAfterAlbum: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop-after-album", abstract: "Pause at the border where the album changes.")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "on or off.") var state: Switch
+    func run() async throws {
+        try options.show(try await options.client().command("player/options", ["stopAfterAlbum": state.value], method: "PUT"))
+    }
+}
+
+struct PlayAlbum: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play-album", abstract: "Replace the queue with an album, in album order, and play it (shuffle off).")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "Album id, title, or words from 'artist title'.") var album: String
+    @Option(help: "Start at this track (1 = the first in album order).") var from: Int = 1
+    func run() async throws {
+        let runtime = try await options.global.runtime()
+        let found = try userFacing { try runtime.store.resolveAlbum(album) }
+        let status = try await DaemonClient(settings: runtime.settings)
+            .command("queue/play-album", ["albumID": found.id, "from": from])
+        try options.show(status)
+    }
+}
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the daemon's events as they happen (Ctrl-C ends).")
+    @OptionGroup var options: DaemonOptions
+    func run() async throws {
+        let json = options.json
+        try await options.client().streamEvents { line in
+            guard line.hasPrefix("data: ") else { return }
+            let data = Data(line.dropFirst(6).utf8)
+            if json { return live(String(decoding: data, as: UTF8.self)) }
+            guard let event = try? JSONDecoder().decode(CrateEvent.self, from: data) else { return }
+            live("\(event.subsystem)\(event.detail.map { ": \($0)" } ?? "")")
+        }
+    }
+}
+
+/// Writes a line straight to standard output, so events show as they happen also through a pipe.
+func live(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,147 @@
+import CrateCore
+import CrateDomain
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Player, queue, history and the event stream under /api/v1 (see Docs/HTTP_API.md).
+/// Commands answer with the player status after the command.
+enum PlayerRoutes {
+    struct PlayBody: Decodable { var index: Int? }
+    struct SeekBody: Decodable { var position: Double?; var delta: Double? }
+    struct VolumeBody: Decodable { var value: Int?; var delta: Int? }
+    struct OptionsBody: Decodable { var `repeat`: RepeatMode?; var shuffle: Bool?; var stopAfterAlbum: Bool? }
+    struct AddBody: Decodable { var trackIDs: [Int64]?; var albumID: Int64?; var mode: PlayerService.AddMode?; var index: Int? }
+    struct AlbumBody: Decodable { var albumID: Int64; var from: Int? }
+    struct ListBody: Decodable { var trackIDs: [Int64]; var index: Int? }
+    struct MoveBody: Decodable { var from: Int; var to: Int }
+    struct QueuePage: ResponseEncodable { var total: Int; var offset: Int; var entries: [QueueEntry] }
+    struct Added: ResponseEncodable { var entryIDs: [Int64]; var status: PlayerStatus }
+
+    static func add(to api: RouterGroup<BasicRequestContext>, player: PlayerService, store runtime: CrateRuntime) {
+        api.get("player") { _, _ in try await player.status() }
+        api.post("player/play") { request, context in
+            let body = try await optionalBody(PlayBody.self, request, context)
+            try await player.play(index: body?.index)
+            return try await player.status()
+        }
+        api.post("player/pause") { _, _ in await player.pause(); return try await player.status() }
+        api.post("player/toggle") { _, _ in try await player.toggle(); return try await player.status() }
+        api.post("player/stop") { _, _ in await player.stop(); return try await player.status() }
+        api.post("player/next") { _, _ in try await player.next(); return try await player.status() }
+        api.post("player/previous") { _, _ in try await player.previous(); return try await player.status() }
+        api.post("player/seek") { request, context in
+            let body = try await request.decode(as: SeekBody.self, context: context)
+            if let delta = body.delta { try await player.seek(to: delta, relative: true) } else if let position = body.position {
+                try await player.seek(to: position)
+            } else { throw APIError(.badRequest, code: "bad_request", "give \"position\" or \"delta\" in seconds") }
+            return try await player.status()
+        }
+        api.post("player/volume") { request, context in
+            let body = try await request.decode(as: VolumeBody.self, context: context)
+            if let delta = body.delta { await player.setVolume(delta, relative: true) } else if let value = body.value {
+                guard (0...100).contains(value) else { throw APIError(.badRequest, code: "bad_request", "volume is 0–100") }
+                await player.setVolume(value)
+            } else { throw APIError(.badRequest, code: "bad_request", "give \"value\" (0–100) or \"delta\"") }
+            return try await player.status()
+        }
+        api.put("player/options") { request, context in
+            let body = try await request.decode(as: OptionsBody.self, context: context)
+            if let mode = body.repeat { try await player.setRepeat(mode) }
+            if let on = body.shuffle { try await player.setShuffle(on) }
+            if let on = body.stopAfterAlbum { try await player.setStopAfterAlbum(on) }
+            return try await player.status()
+        }
+
+        api.get("queue") { request, _ in
+            let offset = request.uri.queryParameters.get("offset", as: Int.self) ?? 0
+            let limit = min(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 10_000)
+            return QueuePage(total: try runtime.store.queueCount(), offset: offset,
+                             entries: try await player.queue(offset: offset, limit: limit))
+        }
+        api.post("queue") { request, context in
+            let body = try await request.decode(as: AddBody.self, context: context)
+            var ids = body.trackIDs ?? []
+            if let album = body.albumID { ids += try runtime.store.tracks(albumID: album).map(\.id) }
+            guard !ids.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"trackIDs\" or an \"albumID\" with tracks") }
+            let added = try await player.add(ids, mode: body.mode ?? .end, at: body.index)
+            return Added(entryIDs: added, status: try await player.status())
+        }
+        api.post("queue/play-album") { request, context in
+            let body = try await request.decode(as: AlbumBody.self, context: context)
+            try await player.playAlbum(body.albumID, from: body.from ?? 1)
+            return try await player.status()
+        }
+        api.post("queue/play-list") { request, context in
+            let body = try await request.decode(as: ListBody.self, context: context)
+            try await player.playList(body.trackIDs, from: (body.index ?? 1) - 1)
+            return try await player.status()
+        }
+        api.post("queue/move") { request, context in
+            let body = try await request.decode(as: MoveBody.self, context: context)
+            try await player.move(from: body.from, to: body.to)
+            return try await player.status()
+        }
+        api.delete("queue/:index") { _, context in
+            guard let index = context.parameters.get("index", as: Int.self) else {
+                throw APIError(.badRequest, code: "bad_request", "the queue index must be a number")
+            }
+            try await player.remove(at: index)
+            return try await player.status()
+        }
+        api.delete("queue") { _, _ in try await player.clear(); return try await player.status() }
+
+        api.get("history") { _, _ in try await player.history() }
+        api.post("history/:index/play") { _, context in
+            guard let index = context.parameters.get("index", as: Int.self) else {
+                throw APIError(.badRequest, code: "bad_request", "the history index must be a number")
+            }
+            try await player.playHistory(index)
+            return try await player.status()
+        }
+
+        api.get("events") { _, _ in eventStream(player.events) }
+    }
+
+    /// Server-Sent Events: `event: <subsystem>` / `data: {"subsystem", "detail"}`, plus a comment
+    /// line every 15 s so proxies and clients see the connection is alive.
+    static func eventStream(_ bus: EventBus) -> Response {
+        let stream = bus.subscribe()
+        let body = ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: ": crated events\n\n"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let (merged, sink) = AsyncStream.makeStream(of: String.self)
+                group.addTask {
+                    for await event in stream {
+                        let data = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+                        sink.yield("event: \(event.subsystem)\ndata: \(data)\n\n")
+                    }
+                    sink.finish()
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: .seconds(15))
+                        sink.yield(": keep-alive\n\n")
+                    }
+                }
+                for await text in merged { try await writer.write(ByteBuffer(string: text)) }
+                group.cancelAll()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    static func optionalBody<T: Decodable>(_ type: T.Type, _ request: Request, _ context: BasicRequestContext) async throws -> T? {
+        var request = request
+        let buffer = try await request.collectBody(upTo: 64 * 1024)
+        guard buffer.readableBytes > 0 else { return nil }
+        do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch {
+            throw APIError(.badRequest, code: "bad_request", "the request body is not valid JSON for this command")
+        }
+    }
+}
+
+extension PlayerStatus: ResponseEncodable {}
+extension QueueEntry: ResponseEncodable {}
+extension HistoryEntry: ResponseEncodable {}

@@ -1,0 +1,368 @@
+import CrateDomain
+import Foundation
+
+/// The player's audio engine: a decoder thread runs ahead of an output thread through a bounded buffer
+/// (`bufferSeconds` of PCM). Both threads block in C calls, so they are real threads, not tasks.
+///
+/// Gapless: when the decoder reaches the end of an item it goes straight on with `upcoming`, so the
+/// buffer holds the tail of one track and the head of the next; the output writes them back to back
+/// on the open device and reopens only when the PCM format changes at the border.
+/// Seek, play and stop drop the buffer and flush the device, so they take effect at once.
+/// Volume is a software gain, ramped over each chunk so changes never click.
+public final class PlaybackEngine: @unchecked Sendable {
+    // Every var below is guarded by `lock`; the two threads wait on it.
+    private let lock = NSCondition()
+    private var job: EngineItem?
+    private var upcoming: EngineItem?
+    private var decodeGeneration: UInt64 = 0
+    private var outputGeneration: UInt64 = 0
+    private var buffer: [Chunk] = []
+    private var bufferedSeconds = 0.0
+    private var paused = false
+    private var flushRequested = false
+    private var closeRequested = false
+    private var idlePending = false
+    private var shuttingDown = false
+    private var gain: Float = 1
+    private var playing: (item: EngineItem, frame: Int64, info: StreamInfo)?
+    /// Whether the controller has said what follows `job` (or, with no job, the last decoded item).
+    /// Until it has, the engine is not idle: the answer may come after the decoder finished.
+    private var nextKnown = true
+    private var lastDecoded: UInt64?
+    private var threadsRunning = 0
+
+    private let decoders: DecoderRegistry
+    private let makeOutput: @Sendable () throws -> any AudioOutput
+    private let continuation: AsyncStream<EngineEvent>.Continuation
+    /// Events in the order they happened; one consumer.
+    public let events: AsyncStream<EngineEvent>
+    public let bufferSeconds: Double
+    public let chunkFrames: Int
+
+    public init(decoders: DecoderRegistry, bufferSeconds: Double = 2, chunkFrames: Int = 4096,
+                makeOutput: @escaping @Sendable () throws -> any AudioOutput) {
+        self.decoders = decoders
+        self.makeOutput = makeOutput
+        self.bufferSeconds = bufferSeconds
+        self.chunkFrames = chunkFrames
+        (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
+        threadsRunning = 2
+        let decoderThread = Thread { [unowned self] in decodeLoop() }
+        decoderThread.name = "crate-decoder"
+        let outputThread = Thread { [unowned self] in outputLoop() }
+        outputThread.name = "crate-output"
+        decoderThread.start()
+        outputThread.start()
+    }
+
+    /// Stops both threads and waits for them.
+    public func shutdown() {
+        lock.lock()
+        shuttingDown = true
+        lock.broadcast()
+        while threadsRunning > 0 { lock.wait() }
+        lock.unlock()
+        continuation.finish()
+    }
+
+    // MARK: - Commands
+
+    /// Plays `item` now, dropping whatever was playing or buffered.
+    public func play(_ item: EngineItem) {
+        withLock {
+            restart(item)
+            paused = false
+        }
+    }
+
+    /// Says what plays after the item with token `after` (the answer to `.decoding` and `play`).
+    /// - `after` is being decoded: `item` follows it, gaplessly.
+    /// - `after` was decoded already and nothing followed: `item` is decoded now.
+    /// - `after` is at the output and the decoder went on to another, not yet heard item: that one is
+    ///   dropped and `item` decoded instead (the queue changed).
+    /// An `item` that starts decoding here is announced with `.decoding`, like any other.
+    public func setNext(_ item: EngineItem?, after: UInt64) {
+        withLock {
+            if job?.token == after {
+                upcoming = item
+                nextKnown = true
+            } else if job == nil, lastDecoded == after {
+                startDecoding(item)
+            } else if (playing?.item ?? buffer.first?.item)?.token == after {
+                // `after` is at (or next to reach) the output and the decoder is ahead of it:
+                // everything decoded after it goes, finished or not.
+                buffer.removeAll { $0.item.token != after }
+                recount()
+                decodeGeneration &+= 1
+                lastDecoded = nil
+                upcoming = nil
+                startDecoding(item)
+            }
+        }
+    }
+
+    /// Makes `item` the decoder's job (nil: nothing follows) and asks what comes after it.
+    private func startDecoding(_ item: EngineItem?) {
+        job = item
+        nextKnown = item == nil
+        if let item {
+            idlePending = true
+            continuation.yield(.decoding(item))
+        }
+    }
+
+    public func pause() { withLock { paused = true } }
+    public func resume() { withLock { paused = false } }
+
+    /// Moves within the item at the output to `frame`.
+    public func seek(toFrame frame: Int64) {
+        withLock {
+            guard var item = playing?.item ?? job else { return }
+            item.startFrame = max(0, frame)
+            let info = playing?.info
+            let keepUpcoming = job?.token == item.token ? upcoming : job
+            let known = job?.token == item.token ? nextKnown : true
+            restart(item)
+            upcoming = keepUpcoming
+            nextKnown = known
+            // Paused, the position must already show the new place.
+            if let info { playing = (item, item.startFrame, info) }
+        }
+    }
+
+    /// Stops and releases the output.
+    public func stop() {
+        withLock {
+            decodeGeneration &+= 1
+            outputGeneration &+= 1
+            job = nil
+            upcoming = nil
+            nextKnown = true
+            lastDecoded = nil
+            buffer.removeAll()
+            bufferedSeconds = 0
+            paused = false
+            playing = nil
+            idlePending = false
+            closeRequested = true
+        }
+    }
+
+    /// 0–100; linear amplitude.
+    public func setVolume(_ percent: Int) {
+        withLock { gain = Float(min(max(percent, 0), 100)) / 100 }
+    }
+
+    /// The item at the output and how far into it the output has got.
+    public func position() -> (item: EngineItem, frame: Int64, info: StreamInfo)? {
+        withLock { playing }
+    }
+
+    public var isPaused: Bool { withLock { paused } }
+
+    private func restart(_ item: EngineItem) {
+        decodeGeneration &+= 1
+        outputGeneration &+= 1
+        job = item
+        upcoming = nil
+        nextKnown = false
+        lastDecoded = nil
+        buffer.removeAll()
+        bufferedSeconds = 0
+        flushRequested = true
+        idlePending = true
+        playing = nil
+    }
+
+    private func recount() {
+        bufferedSeconds = buffer.reduce(0) { $0 + Double($1.frames) / Double(max($1.info.sampleRate, 1)) }
+    }
+
+    private func withLock<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.broadcast(); lock.unlock() }
+        return body()
+    }
+
+    // MARK: - Decoder thread
+
+    private func decodeLoop() {
+        var decoder: (any AudioDecoder)?
+        var current: EngineItem?
+        var generation: UInt64 = 0
+        var first = true
+        var scratch: [Float] = []
+        while true {
+            lock.lock()
+            while !shuttingDown && (job == nil || bufferedSeconds >= bufferSeconds) { lock.wait() }
+            guard !shuttingDown, let item = job else { break }
+            let restartDecoder = current?.token != item.token || generation != decodeGeneration
+            generation = decodeGeneration
+            lock.unlock()
+
+            if restartDecoder {
+                decoder = nil
+                current = item
+                first = true
+                do {
+                    let opened = try decoders.open(item.url)
+                    if item.startFrame > 0 { try opened.seek(toFrame: item.startFrame) }
+                    decoder = opened
+                } catch {
+                    finishItem(item, generation: generation, failure: ErrorText.describe(error), appendMarker: false)
+                    current = nil
+                    continue
+                }
+            }
+            guard let decoder else { continue }
+            let info = decoder.info
+            let wanted = chunkFrames * max(info.channels, 1)
+            if scratch.count != wanted { scratch = [Float](repeating: 0, count: wanted) }
+            let n: Int
+            do {
+                n = try scratch.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            } catch {
+                finishItem(item, generation: generation, failure: ErrorText.describe(error), appendMarker: true)
+                current = nil
+                continue
+            }
+            if n == 0 {
+                finishItem(item, generation: generation, failure: nil, appendMarker: true)
+                current = nil
+                continue
+            }
+            lock.lock()
+            if generation == decodeGeneration {
+                let start = (buffer.last(where: { $0.item.token == item.token })?.endFrame)
+                    ?? (first ? item.startFrame : playing.map { $0.item.token == item.token ? $0.frame : item.startFrame } ?? item.startFrame)
+                buffer.append(Chunk(item: item, info: info, samples: Array(scratch[0..<n * info.channels]),
+                                    startFrame: start, isFirst: first, isLast: false,
+                                    generation: outputGeneration))
+                bufferedSeconds += Double(n) / Double(max(info.sampleRate, 1))
+                first = false
+                lock.broadcast()
+            }
+            lock.unlock()
+        }
+        threadsRunning -= 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// The decoder is done with `item`: mark its end in the buffer and go on with `upcoming`.
+    private func finishItem(_ item: EngineItem, generation: UInt64, failure: String?, appendMarker: Bool) {
+        lock.lock()
+        defer { lock.broadcast(); lock.unlock() }
+        guard generation == decodeGeneration else { return }
+        if let failure { continuation.yield(.failed(item, reason: failure)) }
+        if appendMarker {
+            buffer.append(Chunk(item: item, info: StreamInfo(codec: "", sampleRate: 0, channels: 0), samples: [],
+                                startFrame: 0, isFirst: false, isLast: true, failed: failure != nil, generation: outputGeneration))
+        }
+        lastDecoded = item.token
+        if nextKnown {
+            let next = upcoming
+            upcoming = nil
+            startDecoding(next)
+        } else {
+            // The controller has not answered yet; its `setNext(after: item)` restarts the decoder.
+            job = nil
+        }
+    }
+
+    // MARK: - Output thread
+
+    private func outputLoop() {
+        var output: (any AudioOutput)?
+        var openFormat: PCMFormat?
+        var currentGain: Float = 1
+        func release() {
+            output?.close()
+            output = nil
+            openFormat = nil
+        }
+        while true {
+            lock.lock()
+            while !shuttingDown && !flushRequested && !closeRequested
+                && (paused || buffer.isEmpty) && !(idlePending && buffer.isEmpty && job == nil && nextKnown && !paused) {
+                lock.wait()
+            }
+            if shuttingDown { break }
+            if flushRequested || closeRequested {
+                let close = closeRequested
+                flushRequested = false
+                closeRequested = false
+                lock.unlock()
+                // Closing flushes what the device still holds, so a seek or skip is heard at once.
+                if close || output != nil { release() }
+                continue
+            }
+            if buffer.isEmpty {
+                // Nothing left and nothing coming: play out the tail, then let the device go.
+                idlePending = false
+                playing = nil
+                lock.unlock()
+                try? output?.drain()
+                release()
+                continuation.yield(.idle)
+                continue
+            }
+            var chunk = buffer.removeFirst()
+            bufferedSeconds -= Double(chunk.frames) / Double(max(chunk.info.sampleRate, 1))
+            let targetGain = gain
+            if !chunk.isLast { playing = (chunk.item, chunk.startFrame, chunk.info) }
+            lock.broadcast()
+            lock.unlock()
+
+            if chunk.isLast {
+                if !chunk.failed { continuation.yield(.finished(chunk.item)) }
+                continue
+            }
+            if chunk.isFirst { continuation.yield(.started(chunk.item, chunk.info)) }
+            do {
+                if output == nil { output = try makeOutput() }
+                guard let out = output else { continue }
+                let format = chunk.info.pcmFormat
+                if openFormat != format {
+                    if openFormat != nil { try out.drain() }
+                    try out.open(format)
+                    openFormat = format
+                }
+                Self.applyGain(&chunk.samples, channels: chunk.info.channels, from: currentGain, to: targetGain)
+                currentGain = targetGain
+                try chunk.samples.withUnsafeBufferPointer { try out.write($0) }
+            } catch {
+                release()
+                stop()
+                continuation.yield(.outputFailed(ErrorText.describe(error)))
+                continue
+            }
+            lock.lock()
+            if chunk.generation == outputGeneration, playing?.item.token == chunk.item.token {
+                playing?.frame = chunk.startFrame + Int64(chunk.frames)
+            }
+            lock.unlock()
+        }
+        lock.unlock()
+        release()
+        lock.lock()
+        threadsRunning -= 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Scales samples by a gain moving linearly from `from` to `to` across the chunk: no step, no click.
+    static func applyGain(_ samples: inout [Float], channels: Int, from: Float, to: Float) {
+        if from == 1 && to == 1 { return }
+        let frames = samples.count / max(channels, 1)
+        guard frames > 0 else { return }
+        let step = (to - from) / Float(frames)
+        samples.withUnsafeMutableBufferPointer { p in
+            var g = from
+            for f in 0..<frames {
+                g += step
+                for c in 0..<channels { p[f * channels + c] *= g }
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A change clients should know about, by subsystem (as MPD's idle names them):
+/// `player`, `queue`, `mixer`, `options`, `library`.
+public struct CrateEvent: Sendable, Codable, Hashable {
+    public var subsystem: String
+    /// A short human-readable detail ("skipped 03.flac: not_found").
+    public var detail: String?
+
+    public init(_ subsystem: String, _ detail: String? = nil) {
+        self.subsystem = subsystem
+        self.detail = detail
+    }
+}
+
+/// Fans events out to every subscriber (the HTTP event stream, tests). A slow subscriber keeps
+/// only its newest 256 events rather than holding everyone up.
+public final class EventBus: @unchecked Sendable {
+    private let lock = NSLock()
+    private var subscribers: [UUID: AsyncStream<CrateEvent>.Continuation] = [:]
+
+    public init() {}
+
+    public func subscribe() -> AsyncStream<CrateEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: CrateEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let id = UUID()
+        lock.withLock { subscribers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    public func publish(_ event: CrateEvent) {
+        let targets = lock.withLock { Array(subscribers.values) }
+        for t in targets { t.yield(event) }
+    }
+}

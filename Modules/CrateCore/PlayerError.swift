@@ -1,0 +1,30 @@
+/// Why a player command cannot be done; the HTTP API maps these to 4xx answers.
+public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
+    case emptyQueue
+    case noSuchEntry(index: Int, count: Int)
+    case noSuchTrack(Int64)
+    case noSuchAlbum(Int64)
+    case nothingPlaying
+    case invalidValue(String)
+    case noSuchHistoryEntry(index: Int, count: Int)
+
+    public var description: String {
+        switch self {
+        case .emptyQueue: "the queue is empty"
+        case let .noSuchEntry(index, count): "no queue entry \(index) (the queue has \(count))"
+        case let .noSuchTrack(id): "no track with id \(id)"
+        case let .noSuchAlbum(id): "no album with id \(id)"
+        case .nothingPlaying: "nothing is playing"
+        case let .invalidValue(text): text
+        case let .noSuchHistoryEntry(index, count): "no history entry \(index) (history has \(count))"
+        }
+    }
+
+    /// Not found vs. bad request, for the HTTP status.
+    public var isNotFound: Bool {
+        switch self {
+        case .noSuchEntry, .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import CrateAudio
+import CrateDomain
+import Foundation
+
+extension PlayerService {
+    func handle(_ event: EngineEvent) {
+        do {
+            switch event {
+            case .decoding(let item):
+                // The decoder went on to `item` ahead of the output: say what follows it.
+                if let entry = handed[item.token] { try handNext(after: entry, token: item.token) }
+            case let .started(item, info):
+                guard let entry = handed[item.token] else { return }
+                current = entry
+                currentToken = item.token
+                format = info
+                if state != .paused { state = .playing }
+                publish("player", "playing \(entry.track.title)")
+                save()
+            case .finished(let item):
+                guard let entry = handed.removeValue(forKey: item.token) else { return }
+                try store.recordHistory(trackID: entry.track.id)
+                try store.saveTrackPosition(trackID: entry.track.id, seconds: 0)
+                publish("player", "finished \(entry.track.title)")
+            case let .failed(item, reason):
+                guard let entry = handed.removeValue(forKey: item.token) else { return }
+                try flagSkip(entry.track, reason: reason, missing: Self.classify(item.url))
+                if item.token == currentToken, let after = try following(entry, manual: true), state == .playing,
+                   engine.position() == nil {
+                    // The very item a play command started is gone: go on with the next one.
+                    try start(after, at: 0)
+                }
+            case .idle:
+                handed.removeAll()
+                currentToken = nil
+                format = nil
+                if let border = borderEntry {
+                    // Stop after the album: wait at the first track of the next one.
+                    borderEntry = nil
+                    current = border
+                    heldElapsed = 0
+                    setState(.paused)
+                } else if state == .playing {
+                    current = nil
+                    heldElapsed = 0
+                    setState(.stopped)
+                }
+            case .outputFailed(let reason):
+                logger.error("output failed: \(reason)")
+                lastSkip = nil
+                currentToken = nil
+                heldElapsed = 0
+                setState(.stopped)
+                publish("player", "output failed: \(reason)")
+            }
+        } catch {
+            logger.error("player: \(ErrorText.describe(error))")
+        }
+    }
+
+    /// Records why `track` was skipped, flags it missing when the file is the problem, and says so.
+    func flagSkip(_ track: Track, reason: String, missing: MissingReason?) throws {
+        lastSkip = SkipNotice(trackID: track.id, title: track.title, reason: reason, missing: missing)
+        if let missing { try store.setMissing(trackID: track.id, reason: missing, detail: reason) }
+        logger.warning("skipped \(track.path ?? track.ref.description): \(reason)")
+        publish("player", "skipped \(track.title): \(missing?.rawValue ?? reason)")
+        if missing != nil { publish("library", "missing \(track.title)") }
+    }
+
+    /// Why a file cannot be played, if it is the file's fault: gone, or not readable.
+    static func classify(_ url: URL) -> MissingReason? {
+        guard url.isFileURL else { return .invalidURI }
+        if !FileManager.default.fileExists(atPath: url.path) { return .notFound }
+        if !FileManager.default.isReadableFile(atPath: url.path) { return .permission }
+        return nil
+    }
+}

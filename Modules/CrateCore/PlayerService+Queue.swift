@@ -1,0 +1,128 @@
+import CrateDomain
+import Foundation
+
+/// The queue rules:
+/// - selecting a track in a list queues it and every following track of that list, replacing the queue;
+/// - "play next" inserts after the current entry, "add to end" appends; duplicates are allowed;
+/// - playing from history replaces only the current track;
+/// - play-album replaces the queue with the album in order and turns shuffle off.
+extension PlayerService {
+    public enum AddMode: String, Sendable, Codable {
+        case next, end
+    }
+
+    public func queue(offset: Int = 0, limit: Int = 1000) throws -> [QueueEntry] {
+        try store.queue(offset: max(0, offset), limit: max(0, limit))
+    }
+
+    /// Starts `trackIDs[index...]` as the new queue (selecting a track inside an album, playlist or list).
+    public func playList(_ trackIDs: [Int64], from index: Int = 0, albumLock: Bool = false) throws {
+        guard trackIDs.indices.contains(index) else {
+            throw PlayerError.invalidValue("start index \(index + 1) is outside the list of \(trackIDs.count) tracks")
+        }
+        try checkTracks(trackIDs)
+        engine.stop()
+        try store.replaceQueue(with: Array(trackIDs[index...]), albumLock: albumLock)
+        publish("queue", "replaced")
+        guard let first = try store.queueEntry(at: 1) else { throw PlayerError.emptyQueue }
+        try start(first, at: 0)
+    }
+
+    /// Plays an album in album order from track `from` (1-based); shuffle goes off.
+    public func playAlbum(_ albumID: Int64, from: Int = 1) throws {
+        let tracks = try store.tracks(albumID: albumID)
+        guard !tracks.isEmpty else { throw PlayerError.noSuchAlbum(albumID) }
+        guard (1...tracks.count).contains(from) else {
+            throw PlayerError.invalidValue("the album has \(tracks.count) tracks; from must be 1–\(tracks.count)")
+        }
+        if modes.shuffle {
+            modes.shuffle = false
+            publish("options", "shuffle off for album play")
+        }
+        try playList(tracks.map(\.id), from: from - 1, albumLock: true)
+    }
+
+    /// Adds tracks after the current entry (`next`) or at the end; or at 1-based `index` when given.
+    @discardableResult
+    public func add(_ trackIDs: [Int64], mode: AddMode = .end, at index: Int? = nil) throws -> [Int64] {
+        try checkTracks(trackIDs)
+        var position = index
+        if position == nil, mode == .next, let current, let fresh = try store.queueEntry(id: current.id) {
+            position = fresh.index + 1
+        } else if position == nil, mode == .next {
+            position = 1
+        }
+        let ids = try store.insertIntoQueue(trackIDs, at: position)
+        try queueChanged("added \(ids.count)")
+        return ids
+    }
+
+    /// Removes the entry at 1-based `index`. Removing the playing entry goes on with the next.
+    public func remove(at index: Int) throws {
+        let entry = try entry(at: index)
+        let wasCurrent = entry.id == current?.id
+        let after = wasCurrent ? try following(entry, manual: true) : nil
+        try store.removeQueueEntry(entry.id)
+        if wasCurrent {
+            if state == .playing, let after { try start(after, at: 0) } else { stop(); current = nil }
+        }
+        try queueChanged("removed \(index)")
+    }
+
+    /// Moves the entry at `from` to `to` (both 1-based).
+    public func move(from: Int, to: Int) throws {
+        let entry = try entry(at: from)
+        let count = try store.queueCount()
+        guard (1...count).contains(to) else { throw PlayerError.noSuchEntry(index: to, count: count) }
+        try store.moveQueueEntry(entry.id, to: to)
+        try queueChanged("moved \(from) to \(to)")
+    }
+
+    public func clear() throws {
+        stop()
+        current = nil
+        try store.clearQueue()
+        try queueChanged("cleared")
+    }
+
+    public func history(limit: Int = 100) throws -> [HistoryEntry] {
+        try store.history(limit: limit)
+    }
+
+    /// Plays history entry `index` (1 = newest) in place of the current track; the rest of the queue stays.
+    public func playHistory(_ index: Int) throws {
+        let history = try store.history()
+        guard history.indices.contains(index - 1) else {
+            throw PlayerError.noSuchHistoryEntry(index: index, count: history.count)
+        }
+        let track = history[index - 1].track
+        let entryID: Int64
+        if let current, try store.queueEntry(id: current.id) != nil {
+            try store.replaceQueueEntryTrack(current.id, with: track.id)
+            entryID = current.id
+        } else {
+            guard let id = try store.insertIntoQueue([track.id], at: 1).first else { throw PlayerError.emptyQueue }
+            entryID = id
+        }
+        try queueChanged("history \(index) in place of the current track")
+        guard let entry = try store.queueEntry(id: entryID) else { throw PlayerError.emptyQueue }
+        try start(entry, at: 0)
+    }
+
+    private func entry(at index: Int) throws -> QueueEntry {
+        guard let entry = try store.queueEntry(at: index) else {
+            throw PlayerError.noSuchEntry(index: index, count: try store.queueCount())
+        }
+        return entry
+    }
+
+    private func checkTracks(_ ids: [Int64]) throws {
+        if let unknown = try store.unknownTrackIDs(ids).first { throw PlayerError.noSuchTrack(unknown) }
+    }
+
+    private func queueChanged(_ detail: String) throws {
+        publish("queue", detail)
+        try refreshNext()
+        save()
+    }
+}

@@ -1,0 +1,303 @@
+import CrateAudio
+import CrateDomain
+import CrateStorage
+import Foundation
+import Logging
+
+/// The daemon's one player: owns the queue rules, the modes and their persistence, and drives the
+/// `PlaybackEngine`. Every command and every engine event runs on this actor, in order.
+public actor PlayerService {
+    public static let previousRestartSeconds = 4.0
+
+    let runtime: CrateRuntime
+    let engine: PlaybackEngine
+    public nonisolated let events: EventBus
+    var store: LibraryStore { runtime.store }
+    var logger: Logger { runtime.logger }
+
+    var state: PlaybackState = .stopped
+    var current: QueueEntry?
+    var currentToken: UInt64?
+    var format: StreamInfo?
+    var modes = PlayerModes()
+    /// Where playback stands when the engine is not playing (paused, stopped, restored).
+    var heldElapsed = 0.0
+    var lastSkip: SkipNotice?
+    /// With stop-after-album: the first entry of the next album, where playback pauses.
+    var borderEntry: QueueEntry?
+    /// Entry ids by token for items handed to the engine.
+    var handed: [UInt64: QueueEntry] = [:]
+    var nextToken: UInt64 = 1
+    var random = SystemRandomNumberGenerator()
+    private var eventTask: Task<Void, Never>?
+    private var saveTask: Task<Void, Never>?
+
+    /// Builds the player on `runtime`'s configured output and restores the saved queue pointer,
+    /// position, modes and volume, paused.
+    public static func start(runtime: CrateRuntime, output: String? = nil, events: EventBus = EventBus()) async throws -> PlayerService {
+        let (plugin, why) = try runtime.outputs.resolve(output ?? runtime.settings.output)
+        runtime.logger.info("\(why)")
+        let engine = PlaybackEngine(decoders: runtime.decoders) { try plugin.makeOutput() }
+        let player = PlayerService(runtime: runtime, engine: engine, events: events)
+        await player.restore()
+        await player.listen()
+        return player
+    }
+
+    init(runtime: CrateRuntime, engine: PlaybackEngine, events: EventBus) {
+        self.runtime = runtime
+        self.engine = engine
+        self.events = events
+    }
+
+    /// Saves state and stops the engine's threads.
+    public func shutdown() {
+        save()
+        eventTask?.cancel()
+        saveTask?.cancel()
+        engine.shutdown()
+    }
+
+    // MARK: - Status
+
+    public func status() throws -> PlayerStatus {
+        PlayerStatus(state: state, entry: try current.flatMap { try store.queueEntry(id: $0.id) }, elapsed: elapsed(),
+                     duration: current?.track.duration, format: format ?? current?.track.info, modes: modes,
+                     queueLength: try store.queueCount(), lastSkip: lastSkip)
+    }
+
+    func elapsed() -> Double {
+        if state == .playing, let p = engine.position(), p.item.token == currentToken, p.info.sampleRate > 0 {
+            return Double(p.frame) / Double(p.info.sampleRate)
+        }
+        return heldElapsed
+    }
+
+    // MARK: - Transport
+
+    /// Plays queue entry `index` (1-based) from its start; without an index, resumes or starts
+    /// where the pointer is (the first entry when there is none).
+    public func play(index: Int? = nil) throws {
+        if let index {
+            let count = try store.queueCount()
+            guard let entry = try store.queueEntry(at: index) else { throw PlayerError.noSuchEntry(index: index, count: count) }
+            return try start(entry, at: 0)
+        }
+        if state == .paused, engine.position()?.item.token == currentToken, currentToken != nil {
+            engine.resume()
+            return setState(.playing)
+        }
+        if state == .playing { return }
+        if let current, let fresh = try store.queueEntry(id: current.id) { return try start(fresh, at: heldElapsed) }
+        guard let first = try store.queueEntry(at: 1) else { throw PlayerError.emptyQueue }
+        try start(first, at: 0)
+    }
+
+    public func pause() {
+        guard state == .playing else { return }
+        heldElapsed = elapsed()
+        engine.pause()
+        setState(.paused)
+    }
+
+    public func toggle() throws {
+        if state == .playing { pause() } else { try play() }
+    }
+
+    public func stop() {
+        engine.stop()
+        currentToken = nil
+        heldElapsed = 0
+        setState(.stopped)
+    }
+
+    /// The next entry by the modes (repeat one does not hold `next` back); at the end, stops.
+    public func next() throws {
+        guard let current else { throw PlayerError.nothingPlaying }
+        if let entry = try following(current, manual: true) { try start(entry, at: 0) } else { stop() }
+    }
+
+    /// Past 4 seconds, back to the start of the track; otherwise the previous entry.
+    public func previous() throws {
+        guard let current else { throw PlayerError.nothingPlaying }
+        if elapsed() > Self.previousRestartSeconds { return try seek(to: 0) }
+        if let entry = try store.queueNeighbour(of: current.id, direction: -1)
+            ?? (modes.repeatMode == .all ? try store.queueEntry(at: try store.queueCount()) : nil) {
+            try start(entry, at: 0)
+        } else {
+            try seek(to: 0)
+        }
+    }
+
+    /// Seeks within the current track; `relative` adds to the current position.
+    public func seek(to seconds: Double, relative: Bool = false) throws {
+        guard let current else { throw PlayerError.nothingPlaying }
+        let target = max(0, min(relative ? elapsed() + seconds : seconds, current.track.duration))
+        if state == .playing || (state == .paused && engine.position() != nil) {
+            let rate = Double(format?.sampleRate ?? current.track.info.sampleRate)
+            engine.seek(toFrame: Int64(target * rate))
+        }
+        heldElapsed = target
+        publish("player", "seek \(String(format: "%.1f", target))")
+        save()
+    }
+
+    /// Software volume 0–100; `relative` adds to the current value.
+    public func setVolume(_ value: Int, relative: Bool = false) {
+        modes.volume = min(max(relative ? modes.volume + value : value, 0), 100)
+        engine.setVolume(modes.volume)
+        publish("mixer", "volume \(modes.volume)")
+        save()
+    }
+
+    public func setRepeat(_ mode: RepeatMode) throws {
+        modes.repeatMode = mode
+        try optionsChanged()
+    }
+
+    public func setShuffle(_ on: Bool) throws {
+        modes.shuffle = on
+        try optionsChanged()
+    }
+
+    public func setStopAfterAlbum(_ on: Bool) throws {
+        modes.stopAfterAlbum = on
+        try optionsChanged()
+    }
+
+    private func optionsChanged() throws {
+        publish("options", "repeat \(modes.repeatMode.rawValue), shuffle \(modes.shuffle), stop-after-album \(modes.stopAfterAlbum)")
+        try refreshNext()
+        save()
+    }
+
+    // MARK: - Internals
+
+    /// Hands `entry` to the engine from `seconds`, and tells it what follows.
+    func start(_ entry: QueueEntry, at seconds: Double) throws {
+        guard let item = try engineItem(for: entry, at: seconds) else {
+            // Not even locatable: flagged and skipped like a missing file.
+            if let after = try following(entry, manual: true) { return try start(after, at: 0) }
+            return stop()
+        }
+        borderEntry = nil
+        current = entry
+        currentToken = item.token
+        heldElapsed = seconds
+        format = entry.track.info
+        engine.setVolume(modes.volume)
+        engine.play(item)
+        setState(.playing)
+        try handNext(after: entry, token: item.token)
+    }
+
+    /// Tells the engine what follows the entry handed over as `token`.
+    func handNext(after entry: QueueEntry, token: UInt64) throws {
+        var next = try following(entry, manual: false)
+        if let candidate = next, modes.stopAfterAlbum, candidate.track.albumID != entry.track.albumID {
+            // Stop after the album: the engine runs out at the border; `.idle` then pauses there.
+            borderEntry = candidate
+            next = nil
+        }
+        let item = try next.flatMap { try engineItem(for: $0, at: 0) }
+        engine.setNext(item, after: token)
+    }
+
+    /// After a queue or mode change: what follows the current entry may have changed.
+    func refreshNext() throws {
+        guard state != .stopped, let current, let token = currentToken,
+              let fresh = try store.queueEntry(id: current.id) else { return }
+        borderEntry = nil
+        try handNext(after: fresh, token: token)
+    }
+
+    /// The entry that plays after `entry`: the same one for repeat one (unless skipping by hand),
+    /// a random one with shuffle (never inside an album started with play-album), else the next in
+    /// order, wrapping with repeat all.
+    func following(_ entry: QueueEntry, manual: Bool) throws -> QueueEntry? {
+        if modes.repeatMode == .one && !manual { return try store.queueEntry(id: entry.id) }
+        let count = try store.queueCount()
+        if modes.shuffle && !entry.albumLock && count > 1 {
+            var index = Int.random(in: 1...count, using: &random)
+            if index == entry.index { index = index % count + 1 }
+            return try store.queueEntry(at: index)
+        }
+        if let next = try store.queueNeighbour(of: entry.id, direction: 1) { return next }
+        return modes.repeatMode == .all ? try store.queueEntry(at: 1) : nil
+    }
+
+    func engineItem(for entry: QueueEntry, at seconds: Double) throws -> EngineItem? {
+        let url: URL
+        do {
+            guard case .file(let fileURL) = try runtime.sources.locate(entry.track.ref) else {
+                throw PlayerError.invalidValue("\(entry.track.ref) is not a file")
+            }
+            url = fileURL
+        } catch {
+            try flagSkip(entry.track, reason: ErrorText.describe(error), missing: .invalidURI)
+            return nil
+        }
+        let token = nextToken
+        nextToken += 1
+        handed[token] = entry
+        let frame = Int64(seconds * Double(entry.track.info.sampleRate))
+        return EngineItem(token: token, entryID: entry.id, trackID: entry.track.id, url: url, startFrame: frame)
+    }
+
+    func setState(_ new: PlaybackState) {
+        state = new
+        publish("player", new.rawValue)
+        save()
+    }
+
+    func publish(_ subsystem: String, _ detail: String? = nil) {
+        events.publish(CrateEvent(subsystem, detail))
+    }
+
+    /// Saves the pointer, position, modes and volume, and the current track's position.
+    func save() {
+        let snapshot = PlayerSnapshot(currentEntryID: current?.id, elapsed: state == .stopped ? 0 : elapsed(), modes: modes)
+        do {
+            try store.savePlayerSnapshot(snapshot)
+            if let current, state != .stopped {
+                try store.saveTrackPosition(trackID: current.track.id, seconds: snapshot.elapsed)
+            }
+        } catch {
+            logger.error("cannot save the player state: \(ErrorText.describe(error))")
+        }
+    }
+
+    func restore() {
+        do {
+            if let snapshot = try store.playerSnapshot() {
+                modes = snapshot.modes
+                if let id = snapshot.currentEntryID, let entry = try store.queueEntry(id: id) {
+                    current = entry
+                    heldElapsed = snapshot.elapsed
+                    state = .paused
+                }
+            }
+        } catch {
+            logger.error("cannot restore the player state: \(ErrorText.describe(error))")
+        }
+        engine.setVolume(modes.volume)
+    }
+
+    private func listen() {
+        let stream = engine.events
+        eventTask = Task { [weak self] in
+            for await event in stream { await self?.handle(event) }
+        }
+        // While playing, the position is saved every 5 seconds for resuming after a crash or restart.
+        saveTask = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(5))
+                await self?.savePeriodically()
+            }
+        }
+    }
+
+    private func savePeriodically() {
+        if state == .playing { save() }
+    }
+}

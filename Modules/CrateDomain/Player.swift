@@ -1,0 +1,111 @@
+import Foundation
+
+public enum PlaybackState: String, Sendable, Codable {
+    case stopped, playing, paused
+}
+
+public enum RepeatMode: String, Sendable, Codable, CaseIterable {
+    case off, all, one
+}
+
+/// Why a library entry cannot be played.
+public enum MissingReason: String, Sendable, Codable {
+    case notFound = "not_found"
+    case permission
+    case invalidURI = "invalid_uri"
+}
+
+/// One entry of the play queue. The same track may appear many times.
+public struct QueueEntry: Sendable, Hashable, Codable, Identifiable {
+    public var id: Int64
+    /// 1-based place in the queue.
+    public var index: Int
+    public var track: Track
+    /// Queued by the album-play command: shuffle never reorders these.
+    public var albumLock: Bool
+
+    public init(id: Int64, index: Int, track: Track, albumLock: Bool) {
+        self.id = id
+        self.index = index
+        self.track = track
+        self.albumLock = albumLock
+    }
+}
+
+public struct HistoryEntry: Sendable, Hashable, Codable {
+    public var track: Track
+    public var playedAt: Date
+
+    public init(track: Track, playedAt: Date) {
+        self.track = track
+        self.playedAt = playedAt
+    }
+}
+
+/// The modes and volume the player keeps across restarts.
+public struct PlayerModes: Sendable, Hashable, Codable {
+    public var repeatMode: RepeatMode = .off
+    public var shuffle = false
+    public var stopAfterAlbum = false
+    /// 0–100, software gain.
+    public var volume = 100
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case repeatMode = "repeat", shuffle, stopAfterAlbum, volume
+    }
+}
+
+/// What the daemon saves so a restart resumes where it was (paused).
+public struct PlayerSnapshot: Sendable, Hashable, Codable {
+    public var currentEntryID: Int64?
+    public var elapsed: Double
+    public var modes: PlayerModes
+
+    public init(currentEntryID: Int64?, elapsed: Double, modes: PlayerModes) {
+        self.currentEntryID = currentEntryID
+        self.elapsed = elapsed
+        self.modes = modes
+    }
+}
+
+/// The player as clients see it.
+public struct PlayerStatus: Sendable, Hashable, Codable {
+    public var state: PlaybackState
+    public var entry: QueueEntry?
+    public var elapsed: Double
+    public var duration: Double?
+    /// The stream being played, e.g. flac 44100 Hz 16-bit 2 ch.
+    public var format: StreamInfo?
+    public var modes: PlayerModes
+    public var queueLength: Int
+    /// The last entry skipped because it could not be played, and why.
+    public var lastSkip: SkipNotice?
+
+    public init(state: PlaybackState, entry: QueueEntry?, elapsed: Double, duration: Double?, format: StreamInfo?,
+                modes: PlayerModes, queueLength: Int, lastSkip: SkipNotice?) {
+        self.state = state
+        self.entry = entry
+        self.elapsed = elapsed
+        self.duration = duration
+        self.format = format
+        self.modes = modes
+        self.queueLength = queueLength
+        self.lastSkip = lastSkip
+    }
+}
+
+public struct SkipNotice: Sendable, Hashable, Codable {
+    public var trackID: Int64
+    public var title: String
+    public var reason: String
+    public var missing: MissingReason?
+
+    public init(trackID: Int64, title: String, reason: String, missing: MissingReason?) {
+        self.trackID = trackID
+        self.title = title
+        self.reason = reason
+        self.missing = missing
+    }
+}
