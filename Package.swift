@@ -76,7 +76,7 @@ let package = Package(
         ], path: "Apps/crated", swiftSettings: strict),
 
         // Benchmarks: run by Benchmarks/run.sh next to the reference tools.
-        .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CrateAudio", "CrateDomain", "NullOutput"], path: "Benchmarks/CrateBench",
+        .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput"], path: "Benchmarks/CrateBench",
                           swiftSettings: strict),
 
         // Tests: real files, a real database, real servers.

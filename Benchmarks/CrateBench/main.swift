@@ -1,24 +1,36 @@
-// crate-bench: Crate's benchmarks, run by Benchmarks/decode.sh next to the reference tools.
+// crate-bench: Crate's benchmarks, run by Benchmarks/decode.sh and Benchmarks/player.sh next to the
+// reference tools.
 //
 //   crate-bench decode FILE [--repeat N] [--chunk-frames N]
+//   crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
 //
 // `decode` opens FILE with the decoder registry Crate builds (PluginCatalog.decoders(), default
-// order), plays it through PlaybackRun into the null output, and prints `key=value` lines: the
-// codec, frames decoded, wall seconds of each run and the best of N, and the realtime factor.
-// Each timed run includes opening the file (what a play command pays too), not process start-up.
+// order), plays it through the daemon's PlaybackEngine into the null output, and prints `key=value`
+// lines: the codec, frames decoded, wall seconds of each run and the best of N, and the realtime
+// factor. Each timed run includes opening the file (what a play command pays too), not process
+// start-up.
+//
+// `queue` times the play queue's operations on a real SQLite library in a temporary folder.
 
 import CrateAudio
 import CrateCore
 import CrateDomain
+import CrateStorage
 import Foundation
 import NullOutput
 
 let usage = """
     usage: crate-bench decode FILE [--repeat N] [--chunk-frames N]
+           crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
 
-    decode   decode FILE through PlaybackRun into the null output, N times (default 1);
-             prints key=value lines: codec, frames, seconds of each run, best_seconds, realtime_factor.
-             --chunk-frames sets PlaybackRun's frames per read/write (default: Crate's own).
+    decode   decode FILE through PlaybackEngine (the daemon's engine) into the null output, N times
+             (default 1); prints key=value lines: codec, frames, seconds of each run, best_seconds,
+             realtime_factor. --chunk-frames sets the engine's frames per read/write (default: Crate's own).
+    queue    on a temporary SQLite library of --tracks tracks (default 300), replaces the queue with
+             --entries entries (default 100000) and times inserts, a move, a removal, page reads, the
+             count, reopening the store and a read at the end; each operation --runs times (default 5).
+             Prints a Markdown table of milliseconds (median, min, max), or with --format kv
+             `<operation>_ms=<median>` and `<operation>_runs_ms=<each run>` lines.
     """
 
 struct UsageError: Error, CustomStringConvertible {
@@ -29,6 +41,33 @@ struct BenchFailure: Error, CustomStringConvertible {
     var description: String
 }
 
+/// Reads `--flag N` options with positive whole numbers.
+struct ArgumentReader {
+    var rest: ArraySlice<String>
+
+    mutating func next() -> String? { rest.popFirst() }
+
+    mutating func positiveInt(after flag: String) throws -> Int {
+        guard let text = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+        guard let n = Int(text), n > 0 else {
+            throw UsageError(description: "\(flag) needs a positive whole number, not '\(text)'")
+        }
+        return n
+    }
+
+    mutating func value(after flag: String) throws -> String {
+        guard let text = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+        return text
+    }
+}
+
+func seconds(_ d: Duration) -> Double {
+    let c = d.components
+    return Double(c.seconds) + Double(c.attoseconds) * 1e-18
+}
+
+// MARK: - decode
+
 struct DecodeOptions {
     var path: String
     var repeatCount = 1
@@ -36,18 +75,11 @@ struct DecodeOptions {
 
     init(_ args: ArraySlice<String>) throws {
         var path: String?
-        var rest = args
-        func positiveInt(after flag: String) throws -> Int {
-            guard let text = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
-            guard let n = Int(text), n > 0 else {
-                throw UsageError(description: "\(flag) needs a positive whole number, not '\(text)'")
-            }
-            return n
-        }
-        while let arg = rest.popFirst() {
+        var reader = ArgumentReader(rest: args)
+        while let arg = reader.next() {
             switch arg {
-            case "--repeat", "-n": repeatCount = try positiveInt(after: arg)
-            case "--chunk-frames": chunkFrames = try positiveInt(after: arg)
+            case "--repeat", "-n": repeatCount = try reader.positiveInt(after: arg)
+            case "--chunk-frames": chunkFrames = try reader.positiveInt(after: arg)
             case _ where arg.hasPrefix("-") && arg != "-": throw UsageError(description: "unknown option '\(arg)'")
             default:
                 guard path == nil else { throw UsageError(description: "one FILE only; extra argument '\(arg)'") }
@@ -59,49 +91,61 @@ struct DecodeOptions {
     }
 }
 
-/// What one timed run of PlaybackRun produced.
+/// What one timed run of the engine produced.
 struct RunResult {
     var info: StreamInfo
     var frames: Int64
     var seconds: Double
+    var chunkFrames: Int
 }
 
-func seconds(_ d: Duration) -> Double {
-    let c = d.components
-    return Double(c.seconds) + Double(c.attoseconds) * 1e-18
-}
-
-/// Plays `url` once through PlaybackRun into a fresh null output, as `crate play --output null` would.
-func decodeOnce(_ url: URL, decoders: DecoderRegistry, chunkFrames: Int?) throws -> RunResult {
+/// Plays `url` once through a fresh PlaybackEngine into a fresh null output, the way the daemon's
+/// player drives it for a one-track queue: play, "nothing follows", then events until `.idle`.
+func decodeOnce(_ url: URL, decoders: DecoderRegistry, chunkFrames: Int?) async throws -> RunResult {
     let counter = FrameCounter()
-    let output = try NullOutputPlugin(counter: counter).makeOutput()
-    var run = PlaybackRun(decoders: decoders, output: output)
-    if let chunkFrames { run.chunkFrames = chunkFrames }
-    let item = PlaybackItem(title: url.lastPathComponent, artist: "", url: url)
+    let plugin = NullOutputPlugin(counter: counter)
+    let makeOutput: @Sendable () throws -> any AudioOutput = { try plugin.makeOutput() }
+    let engine = if let chunkFrames {
+        PlaybackEngine(decoders: decoders, chunkFrames: chunkFrames, makeOutput: makeOutput)
+    } else {
+        PlaybackEngine(decoders: decoders, makeOutput: makeOutput)
+    }
     var info: StreamInfo?
     var problem: String?
+    var finished = false
     let clock = ContinuousClock()
     let start = clock.now
-    let outcome = try run.play([item], stop: StopSignal()) { event in
+    var end = start
+    engine.play(EngineItem(token: 1, entryID: 1, trackID: 1, url: url))
+    engine.setNext(nil, after: 1)
+    events: for await event in engine.events {
         switch event {
-        case let .trackStarted(_, _, i): info = i
-        case let .trackSkipped(_, _, reason): problem = reason
-        default: break
+        case let .started(_, streamInfo): info = streamInfo
+        case .finished: finished = true
+        case let .failed(_, reason): problem = reason  // names the file already
+        case .decoding(let item): engine.setNext(nil, after: item.token)
+        case .idle:
+            end = clock.now
+            break events
+        case .outputFailed(let reason):
+            // The engine stops without going idle after an output failure.
+            problem = "the null output failed: \(reason)"
+            break events
         }
     }
-    let elapsed = seconds(clock.now - start)
-    if let problem { throw BenchFailure(description: problem) }  // names the file already
-    guard outcome == .finished, let info else { throw BenchFailure(description: "\(url.path): playback did not finish") }
-    return RunResult(info: info, frames: counter.frames, seconds: elapsed)
+    engine.shutdown()
+    if let problem { throw BenchFailure(description: problem) }
+    guard finished, let info else { throw BenchFailure(description: "\(url.path): playback did not finish") }
+    return RunResult(info: info, frames: counter.frames, seconds: seconds(end - start), chunkFrames: engine.chunkFrames)
 }
 
-func decodeCommand(_ options: DecodeOptions) throws {
+func decodeCommand(_ options: DecodeOptions) async throws {
     let url = URL(fileURLWithPath: options.path)
     // The registry exactly as CrateRuntime builds it with default settings.
     let decoders = try DecoderRegistry(PluginCatalog.decoders())
     var runs: [RunResult] = []
     for _ in 0..<options.repeatCount {
-        let r = try decodeOnce(url, decoders: decoders, chunkFrames: options.chunkFrames)
+        let r = try await decodeOnce(url, decoders: decoders, chunkFrames: options.chunkFrames)
         if let first = runs.first, first.frames != r.frames {
             throw BenchFailure(description: "\(url.path): runs disagree: \(first.frames) then \(r.frames) frames")
         }
@@ -118,7 +162,7 @@ func decodeCommand(_ options: DecodeOptions) throws {
         ("declared_frames", info.frames.map(String.init) ?? "unknown"),
         ("frames", "\(first.frames)"),
         ("audio_seconds", String(format: "%.3f", audioSeconds)),
-        ("chunk_frames", "\(options.chunkFrames ?? PlaybackRun(decoders: decoders, output: NullAudioOutput()).chunkFrames)"),
+        ("chunk_frames", "\(first.chunkFrames)"),
         ("repeat", "\(runs.count)"),
         ("run_seconds", runs.map { String(format: "%.6f", $0.seconds) }.joined(separator: ",")),
         ("best_seconds", String(format: "%.6f", best)),
@@ -127,11 +171,206 @@ func decodeCommand(_ options: DecodeOptions) throws {
     print(lines.map { "\($0)=\($1)" }.joined(separator: "\n"))
 }
 
+// MARK: - queue
+
+struct QueueOptions {
+    enum Format: String { case markdown, kv }
+    var entries = 100_000
+    var tracks = 300
+    var runs = 5
+    var format = Format.markdown
+
+    init(_ args: ArraySlice<String>) throws {
+        var reader = ArgumentReader(rest: args)
+        while let arg = reader.next() {
+            switch arg {
+            case "--entries": entries = try reader.positiveInt(after: arg)
+            case "--tracks": tracks = try reader.positiveInt(after: arg)
+            case "--runs", "-n": runs = try reader.positiveInt(after: arg)
+            case "--format":
+                let text = try reader.value(after: arg)
+                guard let f = Format(rawValue: text) else {
+                    throw UsageError(description: "--format is markdown or kv, not '\(text)'")
+                }
+                format = f
+            default: throw UsageError(description: "unknown argument '\(arg)'")
+            }
+        }
+        // The operations need a middle and a far page: at least a few entries.
+        guard entries >= 4 else { throw UsageError(description: "--entries needs at least 4") }
+    }
+}
+
+/// Wall times of each operation, in milliseconds, in the order the operations were first timed.
+struct Timings {
+    private(set) var order: [(key: String, label: String)] = []
+    private(set) var samples: [String: [Double]] = [:]
+    let clock = ContinuousClock()
+
+    mutating func measure<T>(_ key: String, _ label: String, _ body: () throws -> T) rethrows -> T {
+        let start = clock.now
+        let result = try body()
+        let ms = seconds(clock.now - start) * 1000
+        if samples[key] == nil { order.append((key, label)) }
+        samples[key, default: []].append(ms)
+        return result
+    }
+
+    /// Adds a time measured some other way.
+    mutating func record(_ key: String, _ label: String, _ ms: Double) {
+        if samples[key] == nil { order.append((key, label)) }
+        samples[key, default: []].append(ms)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+}
+
+/// Saves `count` tracks through `LibraryStore.save`, one ScanBatch per album folder of 12 tracks,
+/// grouped by the real album rules; returns their ids.
+func makeLibrary(_ store: LibraryStore, tracks count: Int) throws -> [Int64] {
+    let perAlbum = 12
+    var made = 0
+    var album = 0
+    while made < count {
+        album += 1
+        let artist = "Artist \(album % 17 + 1)"
+        let folder = "/bench/music/\(artist)/Album \(album)"
+        let n = min(perAlbum, count - made)
+        let tags = (1...n).map { i in
+            TrackTags(title: "Track \(i) of album \(album)", artist: artist, albumArtist: artist, album: "Album \(album)",
+                      genre: "Benchmark", date: "\(1960 + album % 60)", trackNumber: i, trackTotal: n)
+        }
+        let keys = AlbumGrouping.keys(for: tags, folder: URL(fileURLWithPath: folder))
+        let scanned = zip(tags, keys).enumerated().map { i, pair in
+            let path = "\(folder)/\(String(format: "%02d", i + 1)) Track.flac"
+            return ScannedTrack(ref: TrackRef(source: "file", id: path), path: path, size: 30_000_000,
+                                modified: Date(timeIntervalSince1970: 1_700_000_000),
+                                tags: pair.0, info: StreamInfo(codec: "flac", sampleRate: 44100, channels: 2, bitsPerSample: 16,
+                                                               frames: 44100 * 240),
+                                title: pair.0.title ?? "", artist: artist, album: pair.1)
+        }
+        try store.save(ScanBatch(folder: folder, tracks: scanned, failures: []))
+        made += n
+    }
+    let ids = try store.albums().flatMap { try store.tracks(albumID: $0.id).map(\.id) }
+    guard ids.count == count else {
+        throw BenchFailure(description: "the library has \(ids.count) tracks, not the \(count) saved")
+    }
+    return ids
+}
+
+func check(_ condition: Bool, _ what: @autoclosure () -> String) throws {
+    if !condition { throw BenchFailure(description: "queue benchmark: \(what())") }
+}
+
+func queueCommand(_ options: QueueOptions) throws {
+    let fm = FileManager.default
+    let dir = fm.temporaryDirectory.appendingPathComponent("crate-bench-queue-\(UUID().uuidString.prefix(8))", isDirectory: true)
+    try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? fm.removeItem(at: dir) }
+    let dbURL = dir.appendingPathComponent("library.sqlite")
+    var store: LibraryStore? = try LibraryStore(url: dbURL)
+    guard let initial = store else { return }
+    let trackIDs = try makeLibrary(initial, tracks: options.tracks)
+    let albumCount = try initial.counts().albums
+    let n = options.entries
+    let queueTracks = (0..<n).map { trackIDs[$0 % trackIDs.count] }
+    let one = trackIDs[trackIDs.count / 2]
+    var t = Timings()
+
+    for _ in 0..<options.runs {
+        guard let s = store else { return }
+        try s.clearQueue()
+        try t.measure("replace", "replace the queue with \(n.formatted()) entries") {
+            _ = try s.replaceQueue(with: queueTracks)
+        }
+        try t.measure("append", "append 1 entry") { _ = try s.insertIntoQueue([one]) }
+        try t.measure("insert_first", "insert 1 entry at position 1") { _ = try s.insertIntoQueue([one], at: 1) }
+        let middle = (n + 2) / 2
+        try t.measure("insert_middle", "insert 1 entry at position \(middle.formatted()) (the middle)") {
+            _ = try s.insertIntoQueue([one], at: middle)
+        }
+        var count = n + 3
+        // As PlayerService.move does it: find the entry by index, check the target, move.
+        let lastID = try t.measure("move_last_first", "move the last entry (\(count.formatted())) to position 1") { () throws -> Int64? in
+            guard let last = try s.queueEntry(at: count) else { return nil }
+            _ = try s.queueCount()
+            try s.moveQueueEntry(last.id, to: 1)
+            return last.id
+        }
+        try check(lastID != nil && (try s.queueEntry(at: 1))?.id == lastID, "the moved entry is not first")
+        // As PlayerService.remove does it: find the entry by index, remove it.
+        let removeAt = count / 2
+        try t.measure("remove_middle", "remove the entry at \(removeAt.formatted()) (the middle)") {
+            guard let entry = try s.queueEntry(at: removeAt) else { return }
+            try s.removeQueueEntry(entry.id)
+        }
+        count -= 1
+        let page = 500
+        let first = try t.measure("page_first", "read page 1 (\(page) entries)") { try s.queue(offset: 0, limit: page) }
+        try check(first.count == page && first.first?.index == 1, "page 1 has \(first.count) entries")
+        let farOffset = min(50_000, count - page)
+        let far = try t.measure("page_50000", "read the page at \((farOffset + 1).formatted()) (\(page) entries)") {
+            try s.queue(offset: farOffset, limit: page)
+        }
+        try check(far.count == page && far.first?.index == farOffset + 1, "the far page starts at \(far.first?.index ?? 0)")
+        let all = try t.measure("read_all", "read the whole queue (\(count.formatted()) entries)") { try s.queue(offset: 0, limit: count) }
+        try check(all.count == count, "the whole queue has \(all.count) entries, not \(count)")
+        let counted = try t.measure("count", "count the entries") { try s.queueCount() }
+        try check(counted == count, "the count is \(counted), not \(count)")
+        // Restart: let the old pool go, then open the file again (migrations checked, nothing to do).
+        store = nil
+        let reopened = try t.measure("reopen", "reopen the store (restart)") { try LibraryStore(url: dbURL) }
+        store = reopened
+        let target = min(100_000, count)
+        let entry = try t.measure("entry_far", "after reopening, read the entry at \(target.formatted())") {
+            try reopened.queueEntry(at: target)
+        }
+        try check(entry?.index == target, "no entry at \(target)")
+        // Repeated inserts at one place halve the gap each time until the positions are renumbered
+        // (about the 30th): the slowest of 40 is that renumbering of the whole queue.
+        var scratch = Timings()
+        for _ in 0..<40 {
+            try scratch.measure("insert", "") { _ = try reopened.insertIntoQueue([one], at: 2) }
+        }
+        let slowest = scratch.samples["insert"]?.max() ?? 0
+        t.record("insert_renumber", "40 inserts at position 2: the slowest (renumbers \((count + 40).formatted()) positions)", slowest)
+        try t.measure("clear", "clear the queue (\((count + 40).formatted()) entries)") { try reopened.clearQueue() }
+    }
+
+    switch options.format {
+    case .kv:
+        var lines = ["entries=\(n)", "tracks=\(trackIDs.count)", "albums=\(albumCount)", "runs=\(options.runs)"]
+        for (key, _) in t.order {
+            let values = t.samples[key] ?? []
+            lines.append("\(key)_ms=\(String(format: "%.3f", Timings.median(values)))")
+            lines.append("\(key)_runs_ms=\(values.map { String(format: "%.3f", $0) }.joined(separator: ","))")
+        }
+        print(lines.joined(separator: "\n"))
+    case .markdown:
+        print("Crate queue on SQLite (LibraryStore, WAL, temporary folder): \(n.formatted()) entries over a library of "
+            + "\(trackIDs.count) tracks in \(albumCount) albums; \(options.runs) runs, milliseconds.\n")
+        print("| operation | median ms | min ms | max ms |")
+        print("|---|---:|---:|---:|")
+        for (key, label) in t.order {
+            let values = t.samples[key] ?? []
+            let f = { (x: Double) in String(format: "%.2f", x) }
+            print("| \(label) | \(f(Timings.median(values))) | \(f(values.min() ?? 0)) | \(f(values.max() ?? 0)) |")
+        }
+    }
+}
+
+// MARK: - main
+
 func writeError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-func main(_ args: [String]) -> Int32 {
+func main(_ args: [String]) async -> Int32 {
     let rest = args.dropFirst()
     guard let command = rest.first else {
         writeError(usage)
@@ -140,7 +379,9 @@ func main(_ args: [String]) -> Int32 {
     do {
         switch command {
         case "decode":
-            try decodeCommand(DecodeOptions(rest.dropFirst()))
+            try await decodeCommand(DecodeOptions(rest.dropFirst()))
+        case "queue":
+            try queueCommand(QueueOptions(rest.dropFirst()))
         case "help", "-h", "--help":
             print(usage)
         default:
@@ -156,4 +397,4 @@ func main(_ args: [String]) -> Int32 {
     }
 }
 
-exit(main(CommandLine.arguments))
+exit(await main(CommandLine.arguments))

@@ -1,6 +1,11 @@
 import CrateDomain
 import CrateTestSupport
 import Foundation
+import Testing
+
+/// The suites that run the real binaries. They block a thread while a process runs, so they go
+/// one at a time rather than starving the rest of the parallel test run.
+@Suite(.serialized) enum AppSuites {}
 
 /// Runs the built `crate` and `crated` executables with a private data directory and config home.
 struct AppHarness {
@@ -96,7 +101,7 @@ final class Daemon {
 
     /// Starts crated with `app`'s environment plus `extra`, and waits until it answers.
     init(_ app: AppHarness, extra: [String: String] = [:]) throws {
-        port = try DaemonTests.freePort()
+        port = try AppSuites.DaemonTests.freePort()
         log = app.home.appendingPathComponent("crated-\(port).log")
         process = try ChildProcess([AppHarness.binary("crated").path], environment: app.environment,
                                    extra: extra.merging(["CRATE_HTTP_ADDRESS": "127.0.0.1:\(port)"]) { $1 }, output: log)
@@ -129,7 +134,7 @@ extension AppHarness {
 
     /// Polls the player until `condition` holds (at most `seconds`); the last status seen.
     @discardableResult
-    func waitFor(_ daemon: Daemon, seconds: Double = 30, _ condition: (PlayerStatus) -> Bool) throws -> PlayerStatus {
+    func waitFor(_ daemon: Daemon, seconds: Double = 120, _ condition: (PlayerStatus) -> Bool) throws -> PlayerStatus {
         let deadline = Date().addingTimeInterval(seconds)
         var last = try status(daemon)
         while !condition(last) && Date() < deadline {

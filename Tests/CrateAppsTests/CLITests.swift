@@ -3,71 +3,73 @@ import CrateTestSupport
 import Foundation
 import Testing
 
-@Suite struct CLITests {
-    @Test func importListPlayRoundTrip() throws {
-        let app = try AppHarness()
-        let music = try app.makeMusic()
+extension AppSuites {
+    @Suite struct CLITests {
+        @Test func importListPlayRoundTrip() throws {
+            let app = try AppHarness()
+            let music = try app.makeMusic()
 
-        let imported = try app.crate("import", music.path)
-        #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("5 tracks"))
-        #expect(imported.stdout.contains("failed: \(music.path)/Band/Record/04 broken.flac"))
+            let imported = try app.crate("import", music.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stdout.contains("5 tracks"))
+            #expect(imported.stdout.contains("failed: \(music.path)/Band/Record/04 broken.flac"))
 
-        let albums = try decodeJSON([Album].self, try app.crate("albums", "--json").stdout)
-        #expect(albums.map(\.title) == ["Record", "Tape"])
-        #expect(albums.map(\.trackCount) == [3, 2])
+            let albums = try decodeJSON([Album].self, try app.crate("albums", "--json").stdout)
+            #expect(albums.map(\.title) == ["Record", "Tape"])
+            #expect(albums.map(\.trackCount) == [3, 2])
 
-        let tracks = try decodeJSON([Track].self, try app.crate("tracks", "record", "--json").stdout)
-        #expect(tracks.map(\.title) == ["Song 1", "Song 2", "Song 3"])
-        #expect(tracks.allSatisfy { $0.info.codec == "flac" && $0.info.frames == 22050 })
+            let tracks = try decodeJSON([Track].self, try app.crate("tracks", "record", "--json").stdout)
+            #expect(tracks.map(\.title) == ["Song 1", "Song 2", "Song 3"])
+            #expect(tracks.allSatisfy { $0.info.codec == "flac" && $0.info.frames == 22050 })
 
-        let listed = try app.crate("tracks", "Other Tape")
-        #expect(listed.stdout.contains("Other — Tape") && listed.stdout.contains("Side 2"))
-    }
-
-    @Test func pluginsAreListedWithStatusAndReason() throws {
-        let app = try AppHarness()
-        let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
-        #expect(list.map(\.name) == ["localfiles", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "wav", "null"])
-        let pulse = try #require(list.first { $0.name == "pulse" })
-        #expect(!pulse.available && pulse.reason != nil)
-        let table = try app.crate("plugins").stdout
-        #expect(table.contains("decoder") && table.contains("unavailable"))
-    }
-
-    @Test func userErrorsAreOneClearLine() throws {
-        let app = try AppHarness()
-        let missing = try app.crate("play-album", "No Such Album")
-        #expect(missing.status != 0 && missing.stderr.contains("no album matches 'No Such Album'"))
-        let badConfig = try app.crate("albums", env: ["CRATE_OUTPUT_PLUGIN": "alsa"])
-        #expect(badConfig.status != 0 && badConfig.stderr.contains("output.plugin"))
-        let noFolder = try app.crate("import", "/nonexistent/music")
-        #expect(noFolder.status != 0 && noFolder.stderr.contains("/nonexistent/music: no such file or folder"))
-        let empty = try app.crate("albums")
-        #expect(empty.stdout.contains("The library is empty"))
-        let noDaemon = try app.crate("status")
-        #expect(noDaemon.status != 0 && noDaemon.stderr.contains("crated is not running at 127.0.0.1:"))
-    }
-
-    /// Root reads every file, so the permission case runs the real CLI as an unprivileged user.
-    @Test func unreadableFileIsReportedAsPermissionDenied() throws {
-        var app = try AppHarness()
-        let music = try app.makeMusic()
-        let locked = music.appendingPathComponent("Band/Record/02.flac")
-        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
-        var prefix: [String] = []
-        if geteuid() == 0 {
-            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed")
-            // The unprivileged user needs to reach the build folder, the music and the data folder.
-            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: app.home.path)
-            app.environment["HOME"] = app.home.path
-            prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            try #require(AppHarness.binaryIsReachable(by: prefix), "the build folder must be readable by other users")
+            let listed = try app.crate("tracks", "Other Tape")
+            #expect(listed.stdout.contains("Other — Tape") && listed.stdout.contains("Side 2"))
         }
-        let result = try app.crate("import", music.path, prefix: prefix)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("failed: \(locked.path): permission denied"))
-        #expect(result.stdout.contains("4 tracks"))
+
+        @Test func pluginsAreListedWithStatusAndReason() throws {
+            let app = try AppHarness()
+            let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
+            #expect(list.map(\.name) == ["localfiles", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "wav", "null"])
+            let pulse = try #require(list.first { $0.name == "pulse" })
+            #expect(!pulse.available && pulse.reason != nil)
+            let table = try app.crate("plugins").stdout
+            #expect(table.contains("decoder") && table.contains("unavailable"))
+        }
+
+        @Test func userErrorsAreOneClearLine() throws {
+            let app = try AppHarness()
+            let missing = try app.crate("play-album", "No Such Album")
+            #expect(missing.status != 0 && missing.stderr.contains("no album matches 'No Such Album'"))
+            let badConfig = try app.crate("albums", env: ["CRATE_OUTPUT_PLUGIN": "alsa"])
+            #expect(badConfig.status != 0 && badConfig.stderr.contains("output.plugin"))
+            let noFolder = try app.crate("import", "/nonexistent/music")
+            #expect(noFolder.status != 0 && noFolder.stderr.contains("/nonexistent/music: no such file or folder"))
+            let empty = try app.crate("albums")
+            #expect(empty.stdout.contains("The library is empty"))
+            let noDaemon = try app.crate("status")
+            #expect(noDaemon.status != 0 && noDaemon.stderr.contains("crated is not running at 127.0.0.1:"))
+        }
+
+        /// Root reads every file, so the permission case runs the real CLI as an unprivileged user.
+        @Test func unreadableFileIsReportedAsPermissionDenied() throws {
+            var app = try AppHarness()
+            let music = try app.makeMusic()
+            let locked = music.appendingPathComponent("Band/Record/02.flac")
+            try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
+            var prefix: [String] = []
+            if geteuid() == 0 {
+                try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed")
+                // The unprivileged user needs to reach the build folder, the music and the data folder.
+                try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: app.home.path)
+                app.environment["HOME"] = app.home.path
+                prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+                try #require(AppHarness.binaryIsReachable(by: prefix), "the build folder must be readable by other users")
+            }
+            let result = try app.crate("import", music.path, prefix: prefix)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("failed: \(locked.path): permission denied"))
+            #expect(result.stdout.contains("4 tracks"))
+        }
     }
 }
 

@@ -75,4 +75,24 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try DecoderChecks.expectSampleExactSeeks(plugin, file: file)
     }
+
+    /// A cut file opens (only the header is read), but a seek into the missing part is an error naming the
+    /// file, and the decoder then stays at its end rather than decoding from an unknown place.
+    @Test func refusesToSeekPastTheAudioOfACutFile() throws {
+        let (dir, good) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cut = try DecoderChecks.makeBadFile(.truncated, from: good)
+        let decoder = try plugin.open(cut)
+        let error = #expect(throws: DecodeError.self) { try decoder.seek(toFrame: Int64(frames - 10)) }
+        #expect(error?.path == cut.path)
+        #expect(error?.reason.hasPrefix("cannot seek to frame \(frames - 10)") == true, "\(String(describing: error))")
+        #expect(try DecoderChecks.discard(decoder, frames: 1) == 0)
+        // The part that is there still seeks exactly.
+        try decoder.seek(toFrame: 1000)
+        var buffer = [Float](repeating: .nan, count: 1000 * 2)
+        let read = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+        #expect(read > 0)
+        let expected = DecoderChecks.sourceFloats(frames: 1000 + read)[(1000 * 2)...]
+        #expect(DecoderChecks.firstMismatch(Array(buffer[0..<(read * 2)]), Array(expected)) == nil)
+    }
 }
