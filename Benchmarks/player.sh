@@ -1,0 +1,616 @@
+#!/usr/bin/env bash
+# Player benchmarks of the real daemon: play latency, memory while playing, and the play queue at
+# 100,000 entries; each next to MPD (Debian's mpd + mpc) on the same files. Prints Markdown tables.
+#
+#   bash Benchmarks/player.sh [--runs N] [--queue-entries N] [--queue-runs N] [--no-build] [--no-mpd] [--wait-idle]
+#
+#   --runs N            play commands timed per output (default 20, after 1 untimed warm-up)
+#   --queue-entries N   queue length for the queue benchmark (default 100000)
+#   --queue-runs N      runs of each queue operation; the median is reported (default 5)
+#   --no-build          use the crated, crate and crate-bench already built in .build/release
+#   --no-mpd            leave MPD out (by default it is installed when missing and we are root)
+#   --wait-idle         before timing, wait (up to 20 minutes) for the 1-minute load average to fall below 0.3
+#
+# Everything runs in a temporary folder under /tmp and talks to 127.0.0.1 only: a generated FLAC album
+# (sox + ffmpeg), a private PulseAudio server with a null sink, crated on a free port with its own
+# data directory, and MPD (bound to 127.0.0.1, null and pulse outputs). All of it is stopped and
+# removed at exit.
+set -euo pipefail
+export LC_ALL=C   # EPOCHREALTIME and awk with a '.' decimal point
+
+cd "$(dirname "$0")/.."
+RUNS=20
+QUEUE_ENTRIES=100000
+QUEUE_RUNS=5
+BUILD=1
+USE_MPD=1
+WAIT_IDLE=0
+while (($#)); do
+    case "$1" in
+        --runs) RUNS="${2:?--runs needs a value}"; shift 2 ;;
+        --queue-entries) QUEUE_ENTRIES="${2:?--queue-entries needs a value}"; shift 2 ;;
+        --queue-runs) QUEUE_RUNS="${2:?--queue-runs needs a value}"; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        --no-mpd) USE_MPD=0; shift ;;
+        --wait-idle) WAIT_IDLE=1; shift ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "player.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+    esac
+done
+for n in "$RUNS" "$QUEUE_ENTRIES" "$QUEUE_RUNS"; do
+    [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "player.sh: '$n' is not a positive whole number" >&2; exit 2; }
+done
+((QUEUE_ENTRIES >= 4)) || { echo "player.sh: --queue-entries needs at least 4" >&2; exit 2; }
+
+log() { echo "player.sh: $*" >&2; }
+die() { log "$*"; exit 1; }
+machine_load() { cut -d' ' -f1-3 /proc/loadavg; }
+MPD_WHY=""   # why MPD is left out, when it is
+
+# --- Debian packages, installed only when missing (root only) --------------------------------------
+is_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+apt_install() {
+    local missing=() pkg
+    for pkg in "$@"; do is_installed "$pkg" || missing+=("$pkg"); done
+    ((${#missing[@]})) || return 0
+    if [[ "$(id -u)" -ne 0 ]]; then
+        log "missing ${missing[*]}: run 'sudo apt-get install --no-install-recommends ${missing[*]}'"
+        return 1
+    fi
+    log "installing ${missing[*]}"
+    install_now() { apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}" >&2; }
+    # A stale package list is the usual reason an install fails: refresh once and retry.
+    install_now || { apt-get -o DPkg::Lock::Timeout=900 update -q >&2 && install_now; }
+}
+apt_install sox ffmpeg pulseaudio pulseaudio-utils curl || die "cannot install the tools this benchmark needs"
+for tool in sox ffmpeg pulseaudio pactl curl awk; do
+    command -v "$tool" >/dev/null || die "$tool not found"
+done
+if ((USE_MPD)); then
+    if ! apt_install mpd mpc; then
+        USE_MPD=0
+        MPD_WHY="mpd and mpc are not installed and could not be installed (installing needs root)"
+    fi
+else
+    MPD_WHY="left out with --no-mpd"
+fi
+
+# --- Build -----------------------------------------------------------------------------------------
+if ((BUILD)); then
+    for product in crated crate crate-bench; do
+        log "building $product (release)"
+        swift build -c release --product "$product" >&2
+    done
+fi
+BIN="$(swift build -c release --show-bin-path)"
+for exe in crated crate crate-bench; do
+    [[ -x "$BIN/$exe" ]] || die "no $BIN/$exe: build it with 'swift build -c release --product $exe'"
+done
+
+# --- Temporary folder, processes, cleanup ----------------------------------------------------------
+# A short path: unix socket paths are limited to 108 bytes.
+WORK="$(mktemp -d /tmp/crate-player.XXXXXX)"
+CRATED_PID=""
+PA_PID=""
+MPD_PID=""
+
+# stop_pid PID: SIGTERM, up to 10 s to exit, then SIGKILL; always by pid.
+stop_pid() {
+    local pid="$1" i
+    [[ -n "$pid" ]] || return 0
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for ((i = 0; i < 100; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+cleanup() {
+    stop_pid "$CRATED_PID"
+    stop_pid "$MPD_PID"
+    stop_pid "$PA_PID"
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Sleeping 5 ms without starting a process: read with a timeout from a fifo nobody writes to.
+mkfifo "$WORK/pause.fifo"
+exec {PAUSE_FD}<>"$WORK/pause.fifo"
+pause_ms() { read -r -t "$(printf '0.%03d' "$1")" -u "$PAUSE_FD" _ || true; }
+now_us() { NOW_US=${EPOCHREALTIME/./}; }
+
+# A free TCP port on 127.0.0.1 (nothing answers on it).
+free_port() {
+    local p fd
+    for ((i = 0; i < 200; i++)); do
+        p=$((20000 + RANDOM % 40000))
+        if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$p"; } 2>/dev/null; then echo "$p"; return 0; fi
+        exec {fd}<&-
+    done
+    die "no free port found"
+}
+
+# tcp_request PORT TEXT: sends TEXT on a new connection to 127.0.0.1:PORT and reads the answer until
+# the peer closes (HTTP "Connection: close", MPD "close") into REPLY_TEXT. Bash builtins only, so a
+# poll costs no process start.
+tcp_request() {
+    local fd
+    REPLY_TEXT=""
+    if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null; then return 1; fi
+    printf '%s' "$2" >&"$fd"
+    IFS= read -r -d '' -t 5 -u "$fd" REPLY_TEXT || true
+    exec {fd}<&-
+    [[ -n "$REPLY_TEXT" ]]
+}
+
+# Statistics over whitespace-separated millisecond values.
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# Nearest-rank 95th percentile.
+p95() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(NR * 0.95); if (i < NR * 0.95) i++; printf "%.1f", v[i] }'; }
+ratio() { awk -v r="$1" -v c="$2" 'BEGIN { if (r == "-" || c == "-" || c + 0 == 0) print "-"; else printf "%.2f", r / c }'; }
+us_to_ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
+
+if ((WAIT_IDLE)); then
+    for ((i = 0; i < 240; i++)); do
+        awk '{ exit !($1 < 0.3) }' /proc/loadavg && break
+        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
+        sleep 5
+    done
+fi
+LOAD_BEFORE="$(machine_load)"
+
+# --- A small tagged library: one album of 4 FLAC tracks, 60 s each (sox, then ffmpeg tags) ---------
+MUSIC="$WORK/music"
+ALBUM_DIR="$MUSIC/bench-artist/bench-album"
+mkdir -p "$ALBUM_DIR"
+log "generating the library (4 FLAC tracks of 60 s)"
+notes=("220 330" "247 370" "262 392" "294 440")
+for i in 1 2 3 4; do
+    read -r low high <<<"${notes[$((i - 1))]}"
+    sox -n -r 44100 -c 2 -b 16 "$WORK/t$i.wav" synth 60 sine "$low" sine "$high" synth 60 pinknoise mix \
+        tremolo 3 40 gain -n -3
+    ffmpeg -nostdin -v error -i "$WORK/t$i.wav" -c:a flac \
+        -metadata title="Track $i" -metadata artist="Bench Artist" -metadata album_artist="Bench Artist" \
+        -metadata album="Bench Album" -metadata date=2024 -metadata track="$i/4" "$ALBUM_DIR/0$i-track.flac"
+    rm -f "$WORK/t$i.wav"
+done
+MPD_URI="bench-artist/bench-album/01-track.flac"
+
+# --- Private PulseAudio server with a null sink (Shared reference toolchain.md, section 3) ----------
+PA_DIR="$WORK/pa"
+mkdir -p "$PA_DIR"
+export PULSE_SERVER="unix:$PA_DIR/native"
+# PULSE_RUNTIME_PATH/PULSE_STATE_PATH keep its runtime and state files in the temp folder too.
+PULSE_RUNTIME_PATH="$PA_DIR" PULSE_STATE_PATH="$PA_DIR" \
+    pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit \
+    --enable-memfd=no --use-pid-file=no --log-target="file:$PA_DIR/pulse.log" \
+    -L "module-native-protocol-unix socket=$PA_DIR/native auth-anonymous=1" \
+    -L "module-null-sink sink_name=bench_sink rate=44100 channels=2" >/dev/null 2>&1 &
+PA_PID=$!
+for ((i = 0; i < 100; i++)); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+pactl info >/dev/null 2>&1 || die "the PulseAudio server did not start; its log: $(cat "$PA_DIR/pulse.log" 2>/dev/null)"
+
+# --- crated ----------------------------------------------------------------------------------------
+CRATED_PORT="$(free_port)"
+API="http://127.0.0.1:$CRATED_PORT/api/v1"
+CRATE_ENV=(CRATE_DATA_DIRECTORY="$WORK/data" CRATE_HTTP_ADDRESS="127.0.0.1:$CRATED_PORT"
+           XDG_CONFIG_HOME="$WORK/config" PULSE_SERVER="$PULSE_SERVER")
+
+http_get_crated() {
+    tcp_request "$CRATED_PORT" "GET $1 HTTP/1.1"$'\r\n'"Host: 127.0.0.1"$'\r\n'"Connection: close"$'\r\n\r\n'
+}
+
+# start_crated OUTPUT: starts crated with that output plugin and waits until it answers.
+start_crated() {
+    env "${CRATE_ENV[@]}" CRATE_OUTPUT_PLUGIN="$1" "$BIN/crated" >>"$WORK/crated.log" 2>&1 &
+    CRATED_PID=$!
+    for ((i = 0; i < 600; i++)); do
+        if http_get_crated /api/v1/health && [[ "$REPLY_TEXT" == "HTTP/1.1 200"* ]]; then return 0; fi
+        kill -0 "$CRATED_PID" 2>/dev/null || break
+        pause_ms 50
+    done
+    die "crated did not start; its log:"$'\n'"$(tail -20 "$WORK/crated.log")"
+}
+stop_crated() { stop_pid "$CRATED_PID"; CRATED_PID=""; }
+crate_post() { curl -sS -f -X POST -H 'Content-Type: application/json' -d "$2" "$API/$1"; }
+
+# crated's status says the play command reached the output: state playing and elapsed > 0. The
+# elapsed time is the engine's count of frames written to the output, so > 0 means the first chunk
+# (4096 frames) has been written.
+crate_started() {
+    local state='"state" *: *"playing"' elapsed='"elapsed" *: *([0-9.eE+-]+)' zero='^0*(\.0*)?$'
+    [[ "$1" =~ $state ]] || return 1
+    [[ "$1" =~ $elapsed ]] || return 1
+    [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
+}
+
+# crate_latency_run: one play-album command; sets LAT_US to the microseconds from just before curl
+# starts to the status poll that first shows playing with elapsed > 0 (polls every 5 ms).
+crate_latency_run() {
+    local t0 reply deadline
+    now_us; t0=$NOW_US
+    reply="$(crate_post queue/play-album '{"albumID":1}')"
+    now_us
+    deadline=$((t0 + 10000000))
+    until crate_started "$reply"; do
+        ((NOW_US < deadline)) || die "crated did not start playing within 10 s; last status: $reply"
+        pause_ms 5
+        http_get_crated /api/v1/player || true
+        now_us
+        reply="$REPLY_TEXT"
+    done
+    LAT_US=$((NOW_US - t0))
+    crate_post player/stop '' >/dev/null
+    sleep 0.3
+}
+
+declare -A LAT_MEDIAN LAT_P95 RSS
+crate_latency() {
+    local output="$1" runs="" _
+    start_crated "$output"
+    log "crated, output $output: $RUNS play-album commands (+1 warm-up)"
+    crate_latency_run
+    for ((run = 1; run <= RUNS; run++)); do
+        crate_latency_run
+        runs+=" $(us_to_ms "$LAT_US")"
+    done
+    LAT_MEDIAN[crate-$output]="$(median "$runs")"
+    LAT_P95[crate-$output]="$(p95 "$runs")"
+    log "  ms:$runs"
+    stop_crated
+}
+
+# rss PID: "VmRSS VmHWM" in MiB.
+rss() { awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"; }
+
+log "importing the library with crate import"
+start_crated null
+env "${CRATE_ENV[@]}" "$BIN/crate" import "$MUSIC" >&2
+albums="$(curl -sS -f "$API/albums")"
+[[ "$albums" == *'"Bench Album"'* ]] || die "the imported library has no Bench Album: $albums"
+tracks="$(curl -sS -f "$API/albums/1/tracks")"
+track_re='"id" *: *([0-9]+)'
+[[ "$tracks" =~ $track_re ]] || die "album 1 has no tracks: $tracks"
+TRACK_ID="${BASH_REMATCH[1]}"
+stop_crated
+
+LOAD_LATENCY="$(machine_load)"
+for output in null wav pulse; do crate_latency "$output"; done
+
+log "crated memory: idle, then after 5 s of playing through pulse"
+start_crated pulse
+sleep 2
+RSS[crate-idle]="$(rss "$CRATED_PID")"
+crate_post queue/play-album '{"albumID":1}' >/dev/null
+sleep 5
+http_get_crated /api/v1/player || true
+crate_started "$REPLY_TEXT" || die "crated is not playing after 5 s: $REPLY_TEXT"
+RSS[crate-playing]="$(rss "$CRATED_PID")"
+crate_post player/stop '' >/dev/null
+sleep 1
+RSS[crate-stopped]="$(rss "$CRATED_PID")"
+stop_crated
+
+# --- MPD ---------------------------------------------------------------------------------------------
+MPD_DIR="$WORK/mpd"
+MPD_PORT=""
+mpcc() { mpc --host=127.0.0.1 --port="$MPD_PORT" "$@"; }
+mpd_request() { tcp_request "$MPD_PORT" "$1"$'\n'"close"$'\n'; }
+
+start_mpd() {
+    mpd --no-daemon "$MPD_DIR/mpd.conf" >>"$MPD_DIR/stderr.log" 2>&1 &
+    MPD_PID=$!
+    for ((i = 0; i < 600; i++)); do
+        if mpd_request status && [[ "$REPLY_TEXT" == "OK MPD"* ]]; then return 0; fi
+        kill -0 "$MPD_PID" 2>/dev/null || break
+        pause_ms 50
+    done
+    return 1
+}
+stop_mpd() { stop_pid "$MPD_PID"; MPD_PID=""; }
+
+mpd_started() {
+    local state='state: play' elapsed='elapsed: ([0-9.]+)' zero='^0*(\.0*)?$'
+    [[ "$1" =~ $state ]] || return 1
+    [[ "$1" =~ $elapsed ]] || return 1
+    [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
+}
+
+# mpd_latency_run: `mpc play` after `mpc add` of the first track; LAT_US as for crated, polling the
+# protocol's `status` (what `mpc status` reads; mpc itself shows elapsed in whole seconds only).
+mpd_latency_run() {
+    local t0 deadline
+    mpcc -q stop
+    mpcc -q clear
+    mpcc -q add "$MPD_URI"
+    now_us; t0=$NOW_US
+    mpcc -q play
+    deadline=$((t0 + 10000000))
+    while true; do
+        mpd_request status || true
+        now_us
+        mpd_started "$REPLY_TEXT" && break
+        ((NOW_US < deadline)) || die "MPD did not start playing within 10 s; last status: $REPLY_TEXT"
+        pause_ms 5
+    done
+    LAT_US=$((NOW_US - t0))
+    mpcc -q stop
+    sleep 0.3
+}
+
+mpd_latency() {
+    local output="$1" runs=""
+    mpcc -q enable only "$output"
+    log "MPD, output $output: $RUNS play commands (+1 warm-up)"
+    mpd_latency_run
+    for ((run = 1; run <= RUNS; run++)); do
+        mpd_latency_run
+        runs+=" $(us_to_ms "$LAT_US")"
+    done
+    LAT_MEDIAN[mpd-$output]="$(median "$runs")"
+    LAT_P95[mpd-$output]="$(p95 "$runs")"
+    log "  ms:$runs"
+}
+
+if ((USE_MPD)); then
+    MPD_PORT="$(free_port)"
+    mkdir -p "$MPD_DIR/playlists"
+    # Loopback only, no zeroconf, no database watching; big enough for a queue of QUEUE_ENTRIES songs
+    # (the defaults are 16384 songs, a 2 MiB command list and an 8 MiB output buffer).
+    cat >"$MPD_DIR/mpd.conf" <<EOF
+music_directory        "$MUSIC"
+playlist_directory     "$MPD_DIR/playlists"
+db_file                "$MPD_DIR/database"
+state_file             "$MPD_DIR/state"
+log_file               "$MPD_DIR/mpd.log"
+bind_to_address        "127.0.0.1"
+port                   "$MPD_PORT"
+zeroconf_enabled       "no"
+auto_update            "no"
+max_playlist_length    "$((QUEUE_ENTRIES + 1000))"
+max_command_list_size  "$((QUEUE_ENTRIES / 8 + 4096))"
+max_output_buffer_size "$((QUEUE_ENTRIES / 2 + 16384))"
+input {
+    plugin "curl"
+    enabled "no"
+}
+audio_output {
+    type  "null"
+    name  "null"
+}
+audio_output {
+    type   "pulse"
+    name   "pulse"
+    server "$PULSE_SERVER"
+}
+EOF
+    if start_mpd && mpcc -q update --wait && [[ "$(mpcc listall | wc -l)" -eq 4 ]]; then
+        for output in null pulse; do mpd_latency "$output"; done
+
+        log "MPD memory: idle, then after 5 s of playing through pulse"
+        mpcc -q clear
+        stop_mpd
+        start_mpd || die "MPD did not restart"
+        mpcc -q enable only pulse
+        sleep 2
+        RSS[mpd-idle]="$(rss "$MPD_PID")"
+        mpcc -q add "$MPD_URI"
+        mpcc -q play
+        sleep 5
+        mpd_request status || true
+        mpd_started "$REPLY_TEXT" || die "MPD is not playing after 5 s: $REPLY_TEXT"
+        RSS[mpd-playing]="$(rss "$MPD_PID")"
+        mpcc -q stop
+        sleep 1
+        RSS[mpd-stopped]="$(rss "$MPD_PID")"
+        mpcc -q clear
+        mpcc -q enable only null
+    else
+        MPD_WHY="MPD did not start or did not find the 4 files; its log: $(tail -5 "$MPD_DIR/mpd.log" 2>/dev/null | tr '\n' ' ')"
+        log "$MPD_WHY"
+        stop_mpd
+        USE_MPD=0
+    fi
+fi
+LOAD_AFTER_LATENCY="$(machine_load)"
+
+# --- Queue -------------------------------------------------------------------------------------------
+log "queue: crate-bench queue --entries $QUEUE_ENTRIES --runs $QUEUE_RUNS (store level)"
+LOAD_QUEUE="$(machine_load)"
+BENCH_OUT="$WORK/queue.kv"
+"$BIN/crate-bench" queue --entries "$QUEUE_ENTRIES" --runs "$QUEUE_RUNS" --format markdown >"$WORK/queue.md"
+"$BIN/crate-bench" queue --entries "$QUEUE_ENTRIES" --runs "$QUEUE_RUNS" --format kv >"$BENCH_OUT"
+
+# Through the daemons, each operation as one client process (curl for crated, mpc or curl's telnet
+# for MPD's text protocol), wall clock.
+declare -A QC QM
+N=$QUEUE_ENTRIES
+MID=$((N / 2 + 1))
+# timed KEY ARRAY COMMAND...: appends the wall milliseconds of COMMAND (stdout discarded) to ARRAY[KEY].
+timed() {
+    local key="$1" array="$2" t0
+    shift 2
+    now_us; t0=$NOW_US
+    "$@" >/dev/null || die "failed: $*"
+    now_us
+    local -n into="$array"
+    into[$key]+=" $(us_to_ms $((NOW_US - t0)))"
+}
+ids_file="$WORK/ids.json"
+awk -v n="$N" -v id="$TRACK_ID" 'BEGIN { printf "{\"trackIDs\":["; for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? "," : ""), id; print "]}" }' >"$ids_file"
+uris_file="$WORK/uris.txt"
+awk -v n="$N" -v u="$MPD_URI" 'BEGIN { for (i = 1; i <= n; i++) print u }' >"$uris_file"
+read_all_urls=()
+for ((offset = 0; offset < N + 10; offset += 10000)); do read_all_urls+=("$API/queue?offset=$offset&limit=10000"); done
+
+crate_add_all() { curl -sS -f -X POST -H 'Content-Type: application/json' --data-binary "@$ids_file" "$API/queue"; }
+crate_read_all() { curl -sS -f "${read_all_urls[@]}" | wc -c; }
+crate_delete() { curl -sS -f -X DELETE "$API/$1"; }
+crate_total() { curl -sS -f "$API/queue?offset=0&limit=0"; }
+mpd_add_all() { mpcc -q add <"$uris_file"; }
+mpd_playlist() { mpcc playlist | wc -l; }
+# mpd_proto COMMAND: one command over MPD's protocol through curl's telnet client (mpc has no insert
+# at a position); fails on an ACK.
+mpd_proto() {
+    local out
+    out="$(printf '%s\nclose\n' "$1" | curl -sS --max-time 120 "telnet://127.0.0.1:$MPD_PORT")"
+    [[ "$out" != *ACK* ]] || { log "MPD: $out"; return 1; }
+    printf '%s\n' "$out"
+}
+
+# wait_restart PORT-KIND: polls (5 ms) until the daemon answers with a queue of N entries.
+crate_queue_total() { http_get_crated "/api/v1/queue?offset=0&limit=0" || return 1; local re='"total" *: *([0-9]+)'; [[ "$REPLY_TEXT" =~ $re ]] && ((BASH_REMATCH[1] == QUEUE_EXPECT)); }
+mpd_queue_total() { mpd_request status || return 1; local re='playlistlength: ([0-9]+)'; [[ "$REPLY_TEXT" =~ $re ]] && ((BASH_REMATCH[1] == QUEUE_EXPECT)); }
+restart_timed() {
+    local kind="$1" array="$2" t0
+    now_us; t0=$NOW_US
+    if [[ "$kind" == crate ]]; then
+        start_crated null
+        until crate_queue_total; do pause_ms 5; done
+    else
+        start_mpd || die "MPD did not restart"
+        until mpd_queue_total; do pause_ms 5; done
+    fi
+    now_us
+    local -n into="$array"
+    into[restart]+=" $(us_to_ms $((NOW_US - t0)))"
+}
+
+log "queue through crated (curl), $QUEUE_RUNS runs"
+start_crated null
+for ((run = 1; run <= QUEUE_RUNS; run++)); do
+    crate_delete queue >/dev/null
+    timed add_all QC crate_add_all
+    timed append QC crate_post queue "{\"trackIDs\":[$TRACK_ID]}"
+    timed insert_first QC crate_post queue "{\"trackIDs\":[$TRACK_ID],\"index\":1}"
+    timed insert_middle QC crate_post queue "{\"trackIDs\":[$TRACK_ID],\"index\":$MID}"
+    timed move_last_first QC crate_post queue/move "{\"from\":$((N + 3)),\"to\":1}"
+    timed remove_middle QC crate_delete "queue/$MID"
+    timed page_first QC curl -sS -f "$API/queue?offset=0&limit=500"
+    timed page_50000 QC curl -sS -f "$API/queue?offset=$((N >= 50500 ? 49999 : N / 2))&limit=500"
+    timed read_all QC crate_read_all
+    timed count QC crate_total
+    QUEUE_EXPECT=$((N + 2))
+    stop_crated
+    restart_timed crate QC
+    timed entry_far QC curl -sS -f "$API/queue?offset=$((N >= 100000 ? 99999 : N - 1))&limit=1"
+    timed clear QC crate_delete queue
+done
+stop_crated
+
+if ((USE_MPD)); then
+    log "queue through MPD (mpc), $QUEUE_RUNS runs"
+    for ((run = 1; run <= QUEUE_RUNS; run++)); do
+        mpcc -q clear
+        timed add_all QM mpd_add_all
+        timed append QM mpcc -q add "$MPD_URI"
+        timed insert_first QM mpd_proto "add \"$MPD_URI\" 0"
+        timed insert_middle QM mpd_proto "add \"$MPD_URI\" $((MID - 1))"
+        timed move_last_first QM mpcc -q move $((N + 3)) 1
+        timed remove_middle QM mpcc -q del "$MID"
+        timed page_first QM mpd_proto "playlistinfo 0:500"
+        timed page_50000 QM mpd_proto "playlistinfo $((N >= 50500 ? 49999 : N / 2)):$((N >= 50500 ? 50499 : N / 2 + 500))"
+        timed read_all QM mpd_playlist
+        timed count QM mpd_proto status
+        QUEUE_EXPECT=$((N + 2))
+        stop_mpd
+        restart_timed mpd QM
+        timed entry_far QM mpd_proto "playlistinfo $((N >= 100000 ? 99999 : N - 1))"
+        timed clear QM mpcc -q clear
+    done
+    stop_mpd
+fi
+LOAD_AFTER="$(machine_load)"
+
+# --- Report ------------------------------------------------------------------------------------------
+mpd_or_dash() { ((USE_MPD)) && printf '%s' "$1" || printf '%s' "-"; }
+version_of() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
+
+echo "# Crate player benchmark"
+echo
+echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
+echo "- load average (1/5/15 min): $LOAD_BEFORE before; $LOAD_LATENCY at the latency runs; $LOAD_QUEUE at the queue runs; $LOAD_AFTER after"
+echo "- $(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*'), release build; pulseaudio $(version_of pulseaudio), curl $(version_of curl)"
+if ((USE_MPD)); then
+    echo "- MPD $(version_of mpd), mpc $(version_of mpc) (Debian); bound to 127.0.0.1, null and pulse outputs"
+else
+    echo "- MPD: not measured: $MPD_WHY"
+fi
+echo "- library: 1 album, 4 FLAC tracks of 60 s, 44.1 kHz 16-bit stereo (sox + ffmpeg)"
+echo
+echo "## Play latency: HTTP play command to the first chunk written to the output"
+echo
+echo "From just before \`curl -X POST …/api/v1/queue/play-album -d '{\"albumID\":1}'\` starts until"
+echo "\`GET /api/v1/player\` first reports \`state == playing\` and \`elapsed > 0\` (crated logs nothing"
+echo "when the first sample is written; elapsed counts the frames the engine has written, so > 0 means"
+echo "its first 4096-frame chunk is written). Polled every 5 ms over a fresh connection from bash builtins."
+echo "MPD: \`mpc play\` after \`mpc add\` of the first track, polling the protocol's \`status\` until"
+echo "\`state: play\` with \`elapsed > 0\`. Median and p95 of $RUNS runs after one warm-up, milliseconds;"
+echo "ratio = MPD median / Crate median (> 1: Crate is faster)."
+echo
+echo "| output | Crate median | Crate p95 | MPD median | MPD p95 | ratio |"
+echo "|---|---:|---:|---:|---:|---:|"
+for output in null wav pulse; do
+    cm=${LAT_MEDIAN[crate-$output]} cp=${LAT_P95[crate-$output]}
+    mm="-" mp="-"
+    if ((USE_MPD)) && [[ "$output" != wav ]]; then mm=${LAT_MEDIAN[mpd-$output]} mp=${LAT_P95[mpd-$output]}; fi
+    echo "| $output | $cm | $cp | $mm | $mp | $(ratio "$mm" "$cm") |"
+done
+echo
+echo "Crate's null output writes as fast as the decoder goes; MPD's null output keeps real time. MPD has"
+echo "no WAV-file output to compare with. The Crate time includes replacing the queue with the album."
+echo
+echo "## Daemon memory (MiB, /proc/PID/status)"
+echo
+echo "Idle: 2 s after start, library imported, nothing played. Playing: after 5 s of the album through"
+echo "PulseAudio (null sink). Stopped: 1 s after the stop command. VmHWM is the peak since start."
+echo "ratio = MPD / Crate (> 1: Crate uses less)."
+echo
+echo "| state | Crate VmRSS | Crate VmHWM | MPD VmRSS | MPD VmHWM | ratio VmRSS |"
+echo "|---|---:|---:|---:|---:|---:|"
+for state in idle playing stopped; do
+    read -r cr ch <<<"${RSS[crate-$state]}"
+    mr="-" mh="-"
+    if ((USE_MPD)); then read -r mr mh <<<"${RSS[mpd-$state]}"; fi
+    echo "| $state | $cr | $ch | $mr | $mh | $(ratio "$mr" "$cr") |"
+done
+echo
+echo "## Queue of $N entries"
+echo
+echo "### Store level (crate-bench queue, in-process)"
+echo
+cat "$WORK/queue.md"
+echo
+echo "### Through the daemon, one client process per operation"
+echo
+echo "Crate: \`curl\` to crated's HTTP API (null output, stopped). MPD: \`mpc\`, or MPD's text protocol"
+echo "through \`curl telnet://\` where mpc has no such command (insert at a position, page reads, status)."
+echo "The same track $N times in both. Median of $QUEUE_RUNS runs, milliseconds, whole process wall time;"
+echo "ratio = MPD / Crate (> 1: Crate is faster)."
+echo
+echo "| operation | Crate command | Crate ms | MPD command | MPD ms | ratio |"
+echo "|---|---|---:|---|---:|---:|"
+row() {
+    local key="$1" label="$2" ccmd="$3" mcmd="$4" cm mm
+    cm="$(median "${QC[$key]:-}")"
+    mm="$(mpd_or_dash "$(median "${QM[$key]:-}")")"
+    echo "| $label | $ccmd | $cm | $mcmd | $mm | $(ratio "$mm" "$cm") |"
+}
+row add_all "add $N entries in one command (empty queue)" "POST /queue {trackIDs: [$N ids]}" "mpc add < $N lines"
+row append "append 1" "POST /queue" "mpc add"
+row insert_first "insert 1 at position 1" "POST /queue {index: 1}" "add URI 0"
+row insert_middle "insert 1 at position $MID" "POST /queue {index: $MID}" "add URI $((MID - 1))"
+row move_last_first "move the last entry to position 1" "POST /queue/move" "mpc move $((N + 3)) 1"
+row remove_middle "remove the entry at $MID" "DELETE /queue/$MID" "mpc del $MID"
+row page_first "read entries 1–500" "GET /queue?limit=500" "playlistinfo 0:500"
+row page_50000 "read 500 entries from the middle" "GET /queue?offset=…&limit=500" "playlistinfo …"
+row read_all "read the whole queue" "GET /queue, pages of 10,000, one curl" "mpc playlist \| wc -l"
+row count "count the entries" "GET /queue?limit=0 (total)" "status (playlistlength)"
+row restart "restart the daemon until it answers with the queue" "crated start, poll 5 ms" "mpd start (state file), poll 5 ms"
+row entry_far "read the entry at $((N >= 100000 ? 100000 : N))" "GET /queue?offset=…&limit=1" "playlistinfo …"
+row clear "clear the queue" "DELETE /queue" "mpc clear"
+echo
+echo "- load average after: $LOAD_AFTER"
