@@ -206,10 +206,10 @@ http_get_crated() {
 start_crated() {
     env "${CRATE_ENV[@]}" CRATE_OUTPUT_PLUGIN="$1" "$BIN/crated" >>"$WORK/crated.log" 2>&1 &
     CRATED_PID=$!
-    for ((i = 0; i < 600; i++)); do
+    for ((i = 0; i < 6000; i++)); do
         if http_get_crated /api/v1/health && [[ "$REPLY_TEXT" == "HTTP/1.1 200"* ]]; then return 0; fi
         kill -0 "$CRATED_PID" 2>/dev/null || break
-        pause_ms 50
+        pause_ms 5
     done
     die "crated did not start; its log:"$'\n'"$(tail -20 "$WORK/crated.log")"
 }
@@ -248,7 +248,7 @@ crate_latency_run() {
 
 declare -A LAT_MEDIAN LAT_P95 RSS
 crate_latency() {
-    local output="$1" runs="" _
+    local output="$1" runs=""
     start_crated "$output"
     log "crated, output $output: $RUNS play-album commands (+1 warm-up)"
     crate_latency_run
@@ -302,10 +302,10 @@ mpd_request() { tcp_request "$MPD_PORT" "$1"$'\n'"close"$'\n'; }
 start_mpd() {
     mpd --no-daemon "$MPD_DIR/mpd.conf" >>"$MPD_DIR/stderr.log" 2>&1 &
     MPD_PID=$!
-    for ((i = 0; i < 600; i++)); do
+    for ((i = 0; i < 6000; i++)); do
         if mpd_request status && [[ "$REPLY_TEXT" == "OK MPD"* ]]; then return 0; fi
         kill -0 "$MPD_PID" 2>/dev/null || break
-        pause_ms 50
+        pause_ms 5
     done
     return 1
 }
@@ -414,7 +414,6 @@ EOF
         USE_MPD=0
     fi
 fi
-LOAD_AFTER_LATENCY="$(machine_load)"
 
 # --- Queue -------------------------------------------------------------------------------------------
 log "queue: crate-bench queue --entries $QUEUE_ENTRIES --runs $QUEUE_RUNS (store level)"
@@ -425,18 +424,17 @@ BENCH_OUT="$WORK/queue.kv"
 
 # Through the daemons, each operation as one client process (curl for crated, mpc or curl's telnet
 # for MPD's text protocol), wall clock.
-declare -A QC QM
+declare -A QT   # "crate:OPERATION" and "mpd:OPERATION" -> the milliseconds of each run
 N=$QUEUE_ENTRIES
 MID=$((N / 2 + 1))
-# timed KEY ARRAY COMMAND...: appends the wall milliseconds of COMMAND (stdout discarded) to ARRAY[KEY].
+# timed KEY COMMAND...: appends the wall milliseconds of COMMAND (stdout discarded) to QT[KEY].
 timed() {
-    local key="$1" array="$2" t0
-    shift 2
+    local key="$1" t0
+    shift
     now_us; t0=$NOW_US
     "$@" >/dev/null || die "failed: $*"
     now_us
-    local -n into="$array"
-    into[$key]+=" $(us_to_ms $((NOW_US - t0)))"
+    QT["$key"]+=" $(us_to_ms "$((NOW_US - t0))")"
 }
 ids_file="$WORK/ids.json"
 awk -v n="$N" -v id="$TRACK_ID" 'BEGIN { printf "{\"trackIDs\":["; for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? "," : ""), id; print "]}" }' >"$ids_file"
@@ -464,7 +462,7 @@ mpd_proto() {
 crate_queue_total() { http_get_crated "/api/v1/queue?offset=0&limit=0" || return 1; local re='"total" *: *([0-9]+)'; [[ "$REPLY_TEXT" =~ $re ]] && ((BASH_REMATCH[1] == QUEUE_EXPECT)); }
 mpd_queue_total() { mpd_request status || return 1; local re='playlistlength: ([0-9]+)'; [[ "$REPLY_TEXT" =~ $re ]] && ((BASH_REMATCH[1] == QUEUE_EXPECT)); }
 restart_timed() {
-    local kind="$1" array="$2" t0
+    local kind="$1" t0
     now_us; t0=$NOW_US
     if [[ "$kind" == crate ]]; then
         start_crated null
@@ -474,29 +472,28 @@ restart_timed() {
         until mpd_queue_total; do pause_ms 5; done
     fi
     now_us
-    local -n into="$array"
-    into[restart]+=" $(us_to_ms $((NOW_US - t0)))"
+    QT["$kind:restart"]+=" $(us_to_ms "$((NOW_US - t0))")"
 }
 
 log "queue through crated (curl), $QUEUE_RUNS runs"
 start_crated null
 for ((run = 1; run <= QUEUE_RUNS; run++)); do
     crate_delete queue >/dev/null
-    timed add_all QC crate_add_all
-    timed append QC crate_post queue "{\"trackIDs\":[$TRACK_ID]}"
-    timed insert_first QC crate_post queue "{\"trackIDs\":[$TRACK_ID],\"index\":1}"
-    timed insert_middle QC crate_post queue "{\"trackIDs\":[$TRACK_ID],\"index\":$MID}"
-    timed move_last_first QC crate_post queue/move "{\"from\":$((N + 3)),\"to\":1}"
-    timed remove_middle QC crate_delete "queue/$MID"
-    timed page_first QC curl -sS -f "$API/queue?offset=0&limit=500"
-    timed page_50000 QC curl -sS -f "$API/queue?offset=$((N >= 50500 ? 49999 : N / 2))&limit=500"
-    timed read_all QC crate_read_all
-    timed count QC crate_total
+    timed crate:add_all crate_add_all
+    timed crate:append crate_post queue "{\"trackIDs\":[$TRACK_ID]}"
+    timed crate:insert_first crate_post queue "{\"trackIDs\":[$TRACK_ID],\"index\":1}"
+    timed crate:insert_middle crate_post queue "{\"trackIDs\":[$TRACK_ID],\"index\":$MID}"
+    timed crate:move_last_first crate_post queue/move "{\"from\":$((N + 3)),\"to\":1}"
+    timed crate:remove_middle crate_delete "queue/$MID"
+    timed crate:page_first curl -sS -f "$API/queue?offset=0&limit=500"
+    timed crate:page_50000 curl -sS -f "$API/queue?offset=$((N >= 50500 ? 49999 : N / 2))&limit=500"
+    timed crate:read_all crate_read_all
+    timed crate:count crate_total
     QUEUE_EXPECT=$((N + 2))
     stop_crated
-    restart_timed crate QC
-    timed entry_far QC curl -sS -f "$API/queue?offset=$((N >= 100000 ? 99999 : N - 1))&limit=1"
-    timed clear QC crate_delete queue
+    restart_timed crate
+    timed crate:entry_far curl -sS -f "$API/queue?offset=$((N >= 100000 ? 99999 : N - 1))&limit=1"
+    timed crate:clear crate_delete queue
 done
 stop_crated
 
@@ -504,28 +501,28 @@ if ((USE_MPD)); then
     log "queue through MPD (mpc), $QUEUE_RUNS runs"
     for ((run = 1; run <= QUEUE_RUNS; run++)); do
         mpcc -q clear
-        timed add_all QM mpd_add_all
-        timed append QM mpcc -q add "$MPD_URI"
-        timed insert_first QM mpd_proto "add \"$MPD_URI\" 0"
-        timed insert_middle QM mpd_proto "add \"$MPD_URI\" $((MID - 1))"
-        timed move_last_first QM mpcc -q move $((N + 3)) 1
-        timed remove_middle QM mpcc -q del "$MID"
-        timed page_first QM mpd_proto "playlistinfo 0:500"
-        timed page_50000 QM mpd_proto "playlistinfo $((N >= 50500 ? 49999 : N / 2)):$((N >= 50500 ? 50499 : N / 2 + 500))"
-        timed read_all QM mpd_playlist
-        timed count QM mpd_proto status
+        timed mpd:add_all mpd_add_all
+        timed mpd:append mpcc -q add "$MPD_URI"
+        timed mpd:insert_first mpd_proto "add \"$MPD_URI\" 0"
+        timed mpd:insert_middle mpd_proto "add \"$MPD_URI\" $((MID - 1))"
+        timed mpd:move_last_first mpcc -q move $((N + 3)) 1
+        timed mpd:remove_middle mpcc -q del "$MID"
+        timed mpd:page_first mpd_proto "playlistinfo 0:500"
+        timed mpd:page_50000 mpd_proto "playlistinfo $((N >= 50500 ? 49999 : N / 2)):$((N >= 50500 ? 50499 : N / 2 + 500))"
+        timed mpd:read_all mpd_playlist
+        timed mpd:count mpd_proto status
         QUEUE_EXPECT=$((N + 2))
         stop_mpd
-        restart_timed mpd QM
-        timed entry_far QM mpd_proto "playlistinfo $((N >= 100000 ? 99999 : N - 1))"
-        timed clear QM mpcc -q clear
+        restart_timed mpd
+        timed mpd:entry_far mpd_proto "playlistinfo $((N >= 100000 ? 99999 : N - 1))"
+        timed mpd:clear mpcc -q clear
     done
     stop_mpd
 fi
 LOAD_AFTER="$(machine_load)"
 
 # --- Report ------------------------------------------------------------------------------------------
-mpd_or_dash() { ((USE_MPD)) && printf '%s' "$1" || printf '%s' "-"; }
+mpd_or_dash() { if ((USE_MPD)); then printf '%s' "$1"; else printf '%s' "-"; fi; }
 version_of() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
 
 echo "# Crate player benchmark"
@@ -595,8 +592,8 @@ echo "| operation | Crate command | Crate ms | MPD command | MPD ms | ratio |"
 echo "|---|---|---:|---|---:|---:|"
 row() {
     local key="$1" label="$2" ccmd="$3" mcmd="$4" cm mm
-    cm="$(median "${QC[$key]:-}")"
-    mm="$(mpd_or_dash "$(median "${QM[$key]:-}")")"
+    cm="$(median "${QT[crate:$key]:-}")"
+    mm="$(mpd_or_dash "$(median "${QT[mpd:$key]:-}")")"
     echo "| $label | $ccmd | $cm | $mcmd | $mm | $(ratio "$mm" "$cm") |"
 }
 row add_all "add $N entries in one command (empty queue)" "POST /queue {trackIDs: [$N ids]}" "mpc add < $N lines"

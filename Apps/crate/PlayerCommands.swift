@@ -52,36 +52,45 @@ struct Play: AsyncParsableCommand {
     }
 }
 
-/// The commands that take no argument: pause, toggle, stop, next, prev.
-struct Pause: AsyncParsableCommand {
+/// A command without arguments that posts to one player endpoint: pause, toggle, stop, next, prev.
+protocol TransportCommand: AsyncParsableCommand {
+    static var endpoint: String { get }
+    var options: DaemonOptions { get }
+}
+
+extension TransportCommand {
+    func run() async throws { try options.show(try await options.client().command(Self.endpoint)) }
+}
+
+struct Pause: TransportCommand {
     static let configuration = CommandConfiguration(abstract: "Pause.")
+    static let endpoint = "player/pause"
     @OptionGroup var options: DaemonOptions
-    func run() async throws { try options.show(try await options.client().command("player/pause")) }
 }
 
-struct Toggle: AsyncParsableCommand {
+struct Toggle: TransportCommand {
     static let configuration = CommandConfiguration(abstract: "Pause if playing, else play.")
+    static let endpoint = "player/toggle"
     @OptionGroup var options: DaemonOptions
-    func run() async throws { try options.show(try await options.client().command("player/toggle")) }
 }
 
-struct Stop: AsyncParsableCommand {
+struct Stop: TransportCommand {
     static let configuration = CommandConfiguration(abstract: "Stop playback.")
+    static let endpoint = "player/stop"
     @OptionGroup var options: DaemonOptions
-    func run() async throws { try options.show(try await options.client().command("player/stop")) }
 }
 
-struct Next: AsyncParsableCommand {
+struct Next: TransportCommand {
     static let configuration = CommandConfiguration(abstract: "Play the next queue entry.")
+    static let endpoint = "player/next"
     @OptionGroup var options: DaemonOptions
-    func run() async throws { try options.show(try await options.client().command("player/next")) }
 }
 
-struct Prev: AsyncParsableCommand {
+struct Prev: TransportCommand {
     static let configuration = CommandConfiguration(
         abstract: "Back to the start of the track, or (within its first 4 seconds) the previous entry.")
+    static let endpoint = "player/previous"
     @OptionGroup var options: DaemonOptions
-    func run() async throws { try options.show(try await options.client().command("player/previous")) }
 }
 
 struct Seek: AsyncParsableCommand {

@@ -25,6 +25,15 @@ struct Queue: AsyncParsableCommand {
         @Option(help: "An album: id, title, or words from 'artist title'.") var album: String?
         @Option(name: .customLong("track"), help: "A track id (repeatable).") var tracks: [Int64] = []
 
+        /// Posts the tracks to the queue with `extra` fields (mode, index) and prints what happened.
+        func add(_ extra: [String: Any], _ options: DaemonOptions, saying verb: String) async throws {
+            let runtime = try await options.global.runtime()
+            let body = try self.body(runtime).merging(extra) { $1 }
+            let added = try await DaemonClient(settings: runtime.settings).send("POST", "queue", body: body, as: Added.self)
+            if !options.json { print("\(verb) \(added.entryIDs.count) entries.") }
+            try options.show(added.status)
+        }
+
         func body(_ runtime: CrateRuntime) throws -> [String: Any] {
             var body: [String: Any] = [:]
             if let album { body["albumID"] = try userFacing { try runtime.store.resolveAlbum(album).id } }
@@ -61,12 +70,7 @@ struct Queue: AsyncParsableCommand {
         @OptionGroup var what: What
         @Flag(help: "Play next: insert after the current entry.") var next = false
         func run() async throws {
-            let runtime = try await options.global.runtime()
-            var body = try what.body(runtime)
-            body["mode"] = next ? "next" : "end"
-            let added = try await DaemonClient(settings: runtime.settings).send("POST", "queue", body: body, as: Added.self)
-            if !options.json { print("Added \(added.entryIDs.count) entries.") }
-            try options.show(added.status)
+            try await what.add(["mode": next ? "next" : "end"], options, saying: "Added")
         }
     }
 
@@ -76,12 +80,7 @@ struct Queue: AsyncParsableCommand {
         @Argument(help: "Queue position (1-based).") var position: Int
         @OptionGroup var what: What
         func run() async throws {
-            let runtime = try await options.global.runtime()
-            var body = try what.body(runtime)
-            body["index"] = position
-            let added = try await DaemonClient(settings: runtime.settings).send("POST", "queue", body: body, as: Added.self)
-            if !options.json { print("Inserted \(added.entryIDs.count) entries at \(position).") }
-            try options.show(added.status)
+            try await what.add(["index": position], options, saying: "Inserted at \(position):")
         }
     }
 
