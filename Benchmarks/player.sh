@@ -2,9 +2,10 @@
 # Player benchmarks of the real daemon: play latency, memory while playing, and the play queue at
 # 100,000 entries; each next to MPD (Debian's mpd + mpc) on the same files. Prints Markdown tables.
 #
-#   bash Benchmarks/player.sh [--runs N] [--queue-entries N] [--queue-runs N] [--no-build] [--no-mpd] [--wait-idle]
+#   bash Benchmarks/player.sh [--runs N] [--gap S] [--queue-entries N] [--queue-runs N] [--no-build] [--no-mpd] [--wait-idle]
 #
 #   --runs N            play commands timed per output (default 20, after 1 untimed warm-up)
+#   --gap S             seconds between a stop command and the next play command (default 0.3)
 #   --queue-entries N   queue length for the queue benchmark (default 100000)
 #   --queue-runs N      runs of each queue operation; the median is reported (default 5)
 #   --no-build          use the crated, crate and crate-bench already built in .build/release
@@ -20,6 +21,7 @@ export LC_ALL=C   # EPOCHREALTIME and awk with a '.' decimal point
 
 cd "$(dirname "$0")/.."
 RUNS=20
+GAP=0.3
 QUEUE_ENTRIES=100000
 QUEUE_RUNS=5
 BUILD=1
@@ -28,18 +30,20 @@ WAIT_IDLE=0
 while (($#)); do
     case "$1" in
         --runs) RUNS="${2:?--runs needs a value}"; shift 2 ;;
+        --gap) GAP="${2:?--gap needs a value}"; shift 2 ;;
         --queue-entries) QUEUE_ENTRIES="${2:?--queue-entries needs a value}"; shift 2 ;;
         --queue-runs) QUEUE_RUNS="${2:?--queue-runs needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --no-mpd) USE_MPD=0; shift ;;
         --wait-idle) WAIT_IDLE=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "player.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
 for n in "$RUNS" "$QUEUE_ENTRIES" "$QUEUE_RUNS"; do
     [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "player.sh: '$n' is not a positive whole number" >&2; exit 2; }
 done
+[[ "$GAP" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "player.sh: --gap needs a number of seconds" >&2; exit 2; }
 ((QUEUE_ENTRIES >= 4)) || { echo "player.sh: --queue-entries needs at least 4" >&2; exit 2; }
 
 log() { echo "player.sh: $*" >&2; }
@@ -93,6 +97,7 @@ WORK="$(mktemp -d /tmp/crate-player.XXXXXX)"
 CRATED_PID=""
 PA_PID=""
 MPD_PID=""
+REC_PID=""
 
 # stop_pid PID: SIGTERM, up to 10 s to exit, then SIGKILL; always by pid.
 stop_pid() {
@@ -109,6 +114,7 @@ stop_pid() {
 cleanup() {
     stop_pid "$CRATED_PID"
     stop_pid "$MPD_PID"
+    stop_pid "$REC_PID"
     stop_pid "$PA_PID"
     rm -rf "$WORK"
 }
@@ -192,6 +198,17 @@ PA_PID=$!
 for ((i = 0; i < 100; i++)); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 pactl info >/dev/null 2>&1 || die "the PulseAudio server did not start; its log: $(cat "$PA_DIR/pulse.log" 2>/dev/null)"
 
+# The null sink renders in blocks as long as the smallest latency its clients ask for, 2 s when
+# nobody asks, and picks up a new latency only at the end of the current block: a player's writes
+# then stall for up to 2 s, which a sound card would not do. The "pulse20" runs attach a recorder to
+# the sink's monitor asking for 20 ms, so the sink runs in 20 ms blocks, more like a card.
+start_recorder() {
+    parec --device=bench_sink.monitor --latency-msec=20 --format=s16le --rate=44100 --channels=2 --raw >/dev/null 2>&1 &
+    REC_PID=$!
+    sleep 2.1   # the 2 s block that was running ends
+}
+stop_recorder() { stop_pid "$REC_PID"; REC_PID=""; }
+
 # --- crated ----------------------------------------------------------------------------------------
 CRATED_PORT="$(free_port)"
 API="http://127.0.0.1:$CRATED_PORT/api/v1"
@@ -243,13 +260,15 @@ crate_latency_run() {
     done
     LAT_US=$((NOW_US - t0))
     crate_post player/stop '' >/dev/null
-    sleep 0.3
+    sleep "$GAP"
 }
 
 declare -A LAT_MEDIAN LAT_P95 RSS
+# crate_latency LABEL: LABEL is an output plugin, or pulse20 (pulse with the 20 ms recorder).
 crate_latency() {
     local output="$1" runs=""
-    start_crated "$output"
+    [[ "$output" != pulse20 ]] || start_recorder
+    start_crated "${output%20}"
     log "crated, output $output: $RUNS play-album commands (+1 warm-up)"
     crate_latency_run
     for ((run = 1; run <= RUNS; run++)); do
@@ -260,6 +279,7 @@ crate_latency() {
     LAT_P95[crate-$output]="$(p95 "$runs")"
     log "  ms:$runs"
     stop_crated
+    stop_recorder
 }
 
 # rss PID: "VmRSS VmHWM" in MiB.
@@ -277,7 +297,7 @@ TRACK_ID="${BASH_REMATCH[1]}"
 stop_crated
 
 LOAD_LATENCY="$(machine_load)"
-for output in null wav pulse; do crate_latency "$output"; done
+for output in null wav pulse pulse20; do crate_latency "$output"; done
 
 log "crated memory: idle, then after 5 s of playing through pulse"
 start_crated pulse
@@ -337,12 +357,13 @@ mpd_latency_run() {
     done
     LAT_US=$((NOW_US - t0))
     mpcc -q stop
-    sleep 0.3
+    sleep "$GAP"
 }
 
 mpd_latency() {
     local output="$1" runs=""
-    mpcc -q enable only "$output"
+    [[ "$output" != pulse20 ]] || start_recorder
+    mpcc -q enable only "${output%20}" >&2
     log "MPD, output $output: $RUNS play commands (+1 warm-up)"
     mpd_latency_run
     for ((run = 1; run <= RUNS; run++)); do
@@ -352,6 +373,7 @@ mpd_latency() {
     LAT_MEDIAN[mpd-$output]="$(median "$runs")"
     LAT_P95[mpd-$output]="$(p95 "$runs")"
     log "  ms:$runs"
+    stop_recorder
 }
 
 if ((USE_MPD)); then
@@ -387,13 +409,13 @@ audio_output {
 }
 EOF
     if start_mpd && mpcc -q update --wait && [[ "$(mpcc listall | wc -l)" -eq 4 ]]; then
-        for output in null pulse; do mpd_latency "$output"; done
+        for output in null pulse pulse20; do mpd_latency "$output"; done
 
         log "MPD memory: idle, then after 5 s of playing through pulse"
         mpcc -q clear
         stop_mpd
         start_mpd || die "MPD did not restart"
-        mpcc -q enable only pulse
+        mpcc -q enable only pulse >&2
         sleep 2
         RSS[mpd-idle]="$(rss "$MPD_PID")"
         mpcc -q add "$MPD_URI"
@@ -406,7 +428,7 @@ EOF
         sleep 1
         RSS[mpd-stopped]="$(rss "$MPD_PID")"
         mpcc -q clear
-        mpcc -q enable only null
+        mpcc -q enable only null >&2
     else
         MPD_WHY="MPD did not start or did not find the 4 files; its log: $(tail -5 "$MPD_DIR/mpd.log" 2>/dev/null | tr '\n' ' ')"
         log "$MPD_WHY"
@@ -418,9 +440,7 @@ fi
 # --- Queue -------------------------------------------------------------------------------------------
 log "queue: crate-bench queue --entries $QUEUE_ENTRIES --runs $QUEUE_RUNS (store level)"
 LOAD_QUEUE="$(machine_load)"
-BENCH_OUT="$WORK/queue.kv"
-"$BIN/crate-bench" queue --entries "$QUEUE_ENTRIES" --runs "$QUEUE_RUNS" --format markdown >"$WORK/queue.md"
-"$BIN/crate-bench" queue --entries "$QUEUE_ENTRIES" --runs "$QUEUE_RUNS" --format kv >"$BENCH_OUT"
+"$BIN/crate-bench" queue --entries "$QUEUE_ENTRIES" --runs "$QUEUE_RUNS" >"$WORK/queue.md"
 
 # Through the daemons, each operation as one client process (curl for crated, mpc or curl's telnet
 # for MPD's text protocol), wall clock.
@@ -550,15 +570,20 @@ echo "ratio = MPD median / Crate median (> 1: Crate is faster)."
 echo
 echo "| output | Crate median | Crate p95 | MPD median | MPD p95 | ratio |"
 echo "|---|---:|---:|---:|---:|---:|"
-for output in null wav pulse; do
+declare -A OUTPUT_LABEL=([null]="null" [wav]="wav (file in the data folder)" [pulse]="pulse (null sink, nothing else attached)"
+                         [pulse20]="pulse (null sink + a 20 ms monitor recorder)")
+for output in null wav pulse pulse20; do
     cm=${LAT_MEDIAN[crate-$output]} cp=${LAT_P95[crate-$output]}
     mm="-" mp="-"
     if ((USE_MPD)) && [[ "$output" != wav ]]; then mm=${LAT_MEDIAN[mpd-$output]} mp=${LAT_P95[mpd-$output]}; fi
-    echo "| $output | $cm | $cp | $mm | $mp | $(ratio "$mm" "$cm") |"
+    echo "| ${OUTPUT_LABEL[$output]} | $cm | $cp | $mm | $mp | $(ratio "$mm" "$cm") |"
 done
 echo
-echo "Crate's null output writes as fast as the decoder goes; MPD's null output keeps real time. MPD has"
-echo "no WAV-file output to compare with. The Crate time includes replacing the queue with the album."
+echo "Each run: play, wait for the first chunk, stop, wait $GAP s. Crate's null output writes as fast as the"
+echo "decoder goes; MPD's null output keeps real time. MPD has no WAV-file output to compare with. The"
+echo "Crate time includes replacing the queue with the album. A PulseAudio null sink with nothing else"
+echo "attached renders in 2 s blocks, so a blocking write can stall for up to 2 s; with the 20 ms"
+echo "recorder on its monitor it runs in 20 ms blocks, closer to a sound card."
 echo
 echo "## Daemon memory (MiB, /proc/PID/status)"
 echo

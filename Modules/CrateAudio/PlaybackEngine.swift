@@ -29,6 +29,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Until it has, the engine is not idle: the answer may come after the decoder finished.
     private var nextKnown = true
     private var lastDecoded: UInt64?
+    private var decoderResting = false
     private var threadsRunning = 0
 
     private let decoders: DecoderRegistry
@@ -194,7 +195,11 @@ public final class PlaybackEngine: @unchecked Sendable {
         var scratch: [Float] = []
         while true {
             lock.lock()
-            while !shuttingDown && (job == nil || bufferedSeconds >= bufferSeconds) { lock.wait() }
+            // Once the buffer is full the decoder rests until it has drained to half: one wake-up per
+            // half buffer instead of one per chunk.
+            if bufferedSeconds >= bufferSeconds { decoderResting = true }
+            while !shuttingDown && (job == nil || (decoderResting && bufferedSeconds > bufferSeconds / 2)) { lock.wait() }
+            decoderResting = false
             guard !shuttingDown, let item = job else { break }
             let restartDecoder = current?.token != item.token || generation != decodeGeneration
             generation = decodeGeneration
@@ -311,7 +316,8 @@ public final class PlaybackEngine: @unchecked Sendable {
             bufferedSeconds -= Double(chunk.frames) / Double(max(chunk.info.sampleRate, 1))
             let targetGain = gain
             if !chunk.isLast { playing = (chunk.item, chunk.startFrame, chunk.info) }
-            lock.broadcast()
+            // Wake the decoder only when it has something to do.
+            if !decoderResting || bufferedSeconds <= bufferSeconds / 2 { lock.broadcast() }
             lock.unlock()
 
             if chunk.isLast {

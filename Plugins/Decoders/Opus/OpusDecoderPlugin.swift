@@ -39,7 +39,7 @@ public final class OpusAudioDecoder: AudioDecoder {
     /// Opens `url`. With `fastPath` (the default), mono and stereo streams are decoded packet by packet
     /// with opusfile's own single-stream `OpusDecoder` instead of through libopus' multistream API, which
     /// costs four `opus_decoder_get_size` calls per packet; with Debian's libopus each of those runs two
-    /// `CPUID`s, which in a VM trap to the hypervisor: the fast path decodes about 1.8 times as fast there.
+    /// `CPUID`s, which in a VM trap to the hypervisor: the fast path decodes about 1.7 times as fast there.
     /// The samples are bit for bit the same (see `COpusFile/shim.h`); `fastPath: false` exists to test that.
     public init(url: URL, fastPath: Bool = true) throws {
         let size = try AudioFileCheck.readableSize(url)

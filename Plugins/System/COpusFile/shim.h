@@ -12,7 +12,7 @@
    default path. */
 typedef struct CrateOpusFastPath {
     OggOpusFile *file;      /* for op_head() of the packet's link */
-    OpusMSDecoder *cachedMS;  /* the (decoder, link) the two fields below belong to; NULL: none yet */
+    OpusMSDecoder *cachedMS;  /* the (decoder, link) stream0 and channels belong to; NULL: none yet */
     int cachedLink;
     OpusDecoder *stream0;   /* stream 0 of cachedMS, or NULL when that link must take the default path */
     int channels;           /* the link's channel count (1 or 2) when stream0 is set */
