@@ -495,6 +495,14 @@ restart_timed() {
     QT["$kind:restart"]+=" $(us_to_ms "$((NOW_US - t0))")"
 }
 
+# The cost of starting the client alone: each against a port nothing listens on (refused at once).
+CLOSED_PORT="$(free_port)"
+refused() { ! "$@" >/dev/null 2>&1; }
+for ((run = 1; run <= 20; run++)); do
+    timed crate:floor refused curl -s "http://127.0.0.1:$CLOSED_PORT/"
+    if ((USE_MPD)); then timed mpd:floor refused mpc --host=127.0.0.1 --port="$CLOSED_PORT" status; fi
+done
+
 log "queue through crated (curl), $QUEUE_RUNS runs"
 start_crated null
 for ((run = 1; run <= QUEUE_RUNS; run++)); do
@@ -634,5 +642,6 @@ row count "count the entries" "GET /queue?limit=0 (total)" "status (playlistleng
 row restart "restart the daemon until it answers with the queue" "crated start, poll 5 ms" "mpd start (state file), poll 5 ms"
 row entry_far "read the entry at $((N >= 100000 ? 100000 : N))" "GET /queue?offset=…&limit=1" "playlistinfo …"
 row clear "clear the queue" "DELETE /queue" "mpc clear"
+row floor "(client start-up alone: connection refused, 20 runs)" "curl" "mpc"
 echo
 echo "- load average after: $LOAD_AFTER"

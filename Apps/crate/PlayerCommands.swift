@@ -190,7 +190,11 @@ struct Watch: AsyncParsableCommand {
     @OptionGroup var options: DaemonOptions
     func run() async throws {
         let json = options.json
-        try await options.client().streamEvents { line in
+        let client = try await options.client()
+        let address = client.address
+        try await client.streamEvents { line in
+            // The stream opens with a comment line: say once that we are connected.
+            if line.hasPrefix(": crated") { return json ? () : live("watching crated at \(address)") }
             guard line.hasPrefix("data: ") else { return }
             let data = Data(line.dropFirst(6).utf8)
             if json { return live(String(decoding: data, as: UTF8.self)) }

@@ -66,7 +66,9 @@ extension AppSuites {
             let watch = try ChildProcess([AppHarness.binary("crate").path, "watch"], environment: app.environment,
                                          extra: daemon.env, output: watchLog)
             defer { watch.stop(signal: SIGTERM) }
-            usleep(300_000)
+            func events() -> String { (try? String(contentsOf: watchLog, encoding: .utf8)) ?? "" }
+            for _ in 0..<600 where !events().contains("watching crated at") { usleep(50_000) }   // hang guard
+            #expect(events().contains("watching crated at 127.0.0.1:\(daemon.port)"))
             #expect(try app.crate("play-album", "Record", env: daemon.env).status == 0)
             let done = try app.waitFor(daemon) { $0.state == .stopped }
             #expect(done.lastSkip?.title == "Song 2" && done.lastSkip?.missing == .notFound)
@@ -74,11 +76,10 @@ extension AppSuites {
             #expect(history.map(\.track.title) == ["Song 3", "Song 1"])
             let frames = try Fixture.run("soxi", ["-s", app.home.appendingPathComponent("out.wav").path])
             #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "44100")
-            usleep(300_000)
-            let events = (try? String(contentsOf: watchLog, encoding: .utf8)) ?? ""
-            #expect(events.contains("player: skipped Song 2: not_found"), "\(events)")
-            #expect(events.contains("library: missing Song 2"))
-            #expect(events.contains("queue: replaced"))
+            for _ in 0..<600 where !events().contains("library: missing Song 2") { usleep(50_000) }   // hang guard
+            #expect(events().contains("player: skipped Song 2: not_found"), "\(events())")
+            #expect(events().contains("library: missing Song 2"))
+            #expect(events().contains("queue: replaced"))
             daemon.stop()
         }
 
