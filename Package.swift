@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -40,6 +41,8 @@ let package = Package(
         system("CMpg123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
         system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
+        system("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg62-turbo-dev"),
+        system("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
 
         // Core modules.
         .target(name: "CrateDomain", path: "Modules/CrateDomain", swiftSettings: strict),
@@ -51,6 +54,8 @@ let package = Package(
             "LocalFilesSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
             "PulseAudioOutput", "WAVFileOutput", "NullOutput",
+            "CJPEG", "CPNG",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Modules/CrateCore", swiftSettings: strict),

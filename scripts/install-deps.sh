@@ -5,7 +5,7 @@
 set -euo pipefail
 
 run_pkgs=(libsqlite3-dev libcurl4-openssl-dev libopus-dev libopusfile-dev libvorbis-dev
-          libpulse-dev libmpg123-dev libflac-dev pkg-config pulseaudio pulseaudio-utils sox ffmpeg)
+          libpulse-dev libmpg123-dev libflac-dev libjpeg62-turbo-dev libpng-dev pkg-config pulseaudio pulseaudio-utils sox ffmpeg)
 test_pkgs=(libsox-fmt-all)
 
 want=("${run_pkgs[@]}")

@@ -21,7 +21,7 @@ extension CrateRuntime {
         let root = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .standardizedFileURL
         var failures: [ScanFailure] = []
-        let summary = try scanner.scan(root, decoders: decoders) { batch in
+        let summary = try scanner.scan(root, decoders: decoders, options: ScanOptions()) { batch in
             try store.save(batch)
             failures += batch.failures
             progress(batch)

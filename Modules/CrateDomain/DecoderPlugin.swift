@@ -1,13 +1,15 @@
 import Foundation
 
-/// What a decoder learned from a file without decoding it: tags and stream facts.
+/// What a decoder learned from a file without decoding it: tags, stream facts and the embedded cover.
 public struct ProbedFile: Sendable, Hashable {
     public var tags: TrackTags
     public var info: StreamInfo
+    public var picture: EmbeddedPicture?
 
-    public init(tags: TrackTags, info: StreamInfo) {
+    public init(tags: TrackTags, info: StreamInfo, picture: EmbeddedPicture? = nil) {
         self.tags = tags
         self.info = info
+        self.picture = picture
     }
 }
 
@@ -21,7 +23,7 @@ public protocol DecoderPlugin: Sendable {
     var mimeTypes: [String] { get }
     var status: PluginStatus { get }
 
-    /// Reads tags, format and exact length through the codec library's metadata API.
+    /// Reads tags, format, exact length and the embedded front cover through the codec library's metadata API.
     func probe(_ url: URL) throws -> ProbedFile
     /// Opens the file for decoding to PCM.
     func open(_ url: URL) throws -> any AudioDecoder

@@ -18,7 +18,7 @@ import WAVDecoder
 
     func scan(_ url: URL? = nil) throws -> (ScanSummary, [ScanBatch]) {
         var batches: [ScanBatch] = []
-        let summary = try LocalFilesSource().scan(url ?? root, decoders: decoders) { batches.append($0) }
+        let summary = try LocalFilesSource().scan(url ?? root, decoders: decoders, options: ScanOptions()) { batches.append($0) }
         return (summary, batches)
     }
 

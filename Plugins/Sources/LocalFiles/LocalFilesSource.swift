@@ -17,8 +17,11 @@ public struct LocalFilesSource: ScanningSource {
         return .file(URL(fileURLWithPath: ref.id))
     }
 
-    public func scan(_ root: URL, decoders: DecoderRegistry, onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary {
+    public func scan(_ root: URL, decoders: DecoderRegistry, options: ScanOptions,
+                     onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary {
         var walker = FolderWalker(root: root.standardizedFileURL, decoders: decoders)
         return try walker.run(onBatch)
     }
+
+    public func census(_ root: URL, decoders: DecoderRegistry) -> Int { 0 }
 }
