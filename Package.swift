@@ -90,7 +90,7 @@ let package = Package(
         tests("CrateStorageTests", ["CrateStorage"]),
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
                                   "WAVFileOutput", "NullOutput"]),
-        tests("CrateCoreTests", ["CrateCore"]),
+        tests("CrateCoreTests", ["CrateCore", .product(name: "GRDB", package: "GRDB.swift")]),
         tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
         tests("VorbisDecoderTests", ["VorbisDecoder"]),

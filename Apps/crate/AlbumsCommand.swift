@@ -41,7 +41,8 @@ struct Tracks: AsyncParsableCommand {
         for (i, t) in tracks.enumerated() {
             let number = multiDisc ? "\(t.discNumber ?? 1)-\(t.trackNumber ?? i + 1)" : "\(t.trackNumber ?? i + 1)"
             let artist = t.artist == found.artist ? "" : "  (\(t.artist))"
-            print("\(pad(number, 5))\(t.title)\(artist)  \(clock(t.duration))  [\(t.info.summary)]")
+            let flags = (t.missing.map { "  MISSING (\($0.rawValue))" } ?? "") + (t.edited ? "  (edited)" : "")
+            print("\(pad(number, 5))\(t.title)\(artist)  \(clock(t.duration))  [\(t.info.summary)]  id \(t.id)\(flags)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import CrateCore
 import CrateDomain
+import CrateStorage
 import Foundation
 import Hummingbird
 
@@ -32,6 +33,22 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as PlayerError {
             throw APIError(error.isNotFound ? .notFound : .badRequest, code: error.isNotFound ? "not_found" : "bad_request",
                            error.description)
+        } catch let error as LibraryError {
+            let (status, code): (HTTPResponse.Status, String) = switch error {
+            case .notFound, .noFile: (.notFound, "not_found")
+            case .notEditable: (.conflict, "not_editable")
+            case .busy: (.conflict, "busy")
+            case .io, .copyMismatch: (.unprocessableContent, "file_error")
+            }
+            throw APIError(status, code: code, error.description)
+        } catch let error as StoreError {
+            switch error {
+            case .trackNotFound, .albumNotFound: throw APIError(.notFound, code: "not_found", error.description)
+            case .unknownField, .ambiguousAlbum: throw APIError(.badRequest, code: "bad_request", error.description)
+            default: throw APIError(.internalServerError, code: "internal", error.description)
+            }
+        } catch let error as DecodeError {
+            throw APIError(.unprocessableContent, code: "unreadable_file", error.description)
         } catch let error as DecodingError {
             throw APIError(.badRequest, code: "bad_request", "the request body does not fit: \(Self.describe(error))")
         } catch let error as HTTPError where error.status == .notFound {

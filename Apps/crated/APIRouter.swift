@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.
 enum APIRouter {
-    static func make(runtime: CrateRuntime, player: PlayerService) -> Router<BasicRequestContext> {
+    static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs) -> Router<BasicRequestContext> {
         let started = Date()
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
@@ -20,6 +20,7 @@ enum APIRouter {
         api.get("albums/:id") { _, context in try album(runtime, context) }
         api.get("albums/:id/tracks") { _, context in try runtime.store.tracks(albumID: try album(runtime, context).id) }
         PlayerRoutes.add(to: api, player: player, store: runtime)
+        LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
         return router
     }
 

@@ -37,8 +37,12 @@ struct Crated: AsyncParsableCommand {
         } catch {
             throw ValidationError(ErrorText.describe(error))
         }
+        // Launch-time library work (import folder, rescan roots, missing files, artwork repair) runs in the
+        // background: the API answers and music plays meanwhile.
+        let jobs = LibraryJobs(library: runtime.library, events: player.events)
+        do { try jobs.launch() } catch { logger.warning("library: \(ErrorText.describe(error))") }
         let app = Application(
-            router: APIRouter.make(runtime: runtime, player: player),
+            router: APIRouter.make(runtime: runtime, player: player, jobs: jobs),
             configuration: .init(address: .hostname(runtime.settings.httpHost, port: runtime.settings.httpPort),
                                  serverName: "crated"),
             logger: logger)

@@ -11,6 +11,7 @@ public struct CrateRuntime: Sendable {
     public let decoders: DecoderRegistry
     public let outputs: OutputRegistry
     public let store: LibraryStore
+    public let library: LibraryService
     public let logger: Logger
 
     /// Loads settings (see `SettingsLoader`) and builds everything from them.
@@ -34,6 +35,7 @@ public struct CrateRuntime: Sendable {
                                        disabled: settings.disabledDecoders)
         outputs = try OutputRegistry(PluginCatalog.outputs(settings), autoOrder: PluginCatalog.autoOutputOrder)
         store = try LibraryStore(url: settings.databaseURL)
+        library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger)
         for p in decoders.plugins {
             if case .unavailable(let reason) = p.status { logger.warning("decoder \(p.name) unavailable: \(reason)") }
         }

@@ -1,3 +1,4 @@
+import CrateDomain
 import Foundation
 
 /// Crate's typed settings, read once at start-up from the config file and `CRATE_*` environment
@@ -17,8 +18,21 @@ public struct Settings: Sendable, Hashable {
     public var httpHost: String
     public var httpPort: Int
     public var logLevel: String
+    /// The import mode from config; nil leaves it to the mode stored at the first import (default copy).
+    public var importMode: ImportMode?
+    /// Permission for `copy_then_delete` to delete originals.
+    public var deleteOriginals: Bool
+    /// The folder the daemon imports from at launch ("drop files here").
+    public var importFolder: URL
+    /// Tracks the launch-time artwork repair looks at, at most, per run.
+    public var artworkRepairLimit: Int
+    /// Edge of the square thumbnails made for the wall, in pixels.
+    public var thumbnailSize: Int
 
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
+    /// Where copy imports put their files.
+    public var libraryFolder: URL { dataDirectory.appendingPathComponent("library", isDirectory: true) }
+    public var artworkFolder: URL { dataDirectory.appendingPathComponent("artwork", isDirectory: true) }
 
     public static let defaultHTTPPort = 6610
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -34,5 +48,9 @@ public struct Settings: Sendable, Hashable {
         httpHost = "127.0.0.1"
         httpPort = Self.defaultHTTPPort
         logLevel = "info"
+        deleteOriginals = false
+        importFolder = dataDirectory.appendingPathComponent("import", isDirectory: true)
+        artworkRepairLimit = 500
+        thumbnailSize = 300
     }
 }

@@ -1,4 +1,5 @@
 import Configuration
+import CrateDomain
 import Foundation
 import SystemPackage
 
@@ -11,6 +12,7 @@ public enum SettingsLoader {
     public static let keys = [
         "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
         "output.pulse.server", "output.pulse.sink", "output.wav.path", "http.address", "log.level",
+        "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
     ]
 
     public static func environmentName(for key: String) -> String {
@@ -88,7 +90,32 @@ public enum SettingsLoader {
             }
             s.logLevel = v
         }
+        if let v = string("import.mode") {
+            guard let mode = ImportMode(rawValue: v) else {
+                throw ConfigError.invalidValue(key: "import.mode", value: v,
+                                               accepted: ImportMode.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            s.importMode = mode
+        }
+        if let v = string("import.delete_originals") {
+            switch v.lowercased() {
+            case "true", "yes", "1", "on": s.deleteOriginals = true
+            case "false", "no", "0", "off": s.deleteOriginals = false
+            default: throw ConfigError.invalidValue(key: "import.delete_originals", value: v, accepted: "true, false")
+            }
+        }
+        if let v = string("import.folder") { s.importFolder = URL(fileURLWithPath: expandTilde(v), isDirectory: true) }
+        s.artworkRepairLimit = try integer("artwork.repair_limit", in: 0...100_000) ?? s.artworkRepairLimit
+        s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
         return s
+
+        func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let text = string(key) else { return nil }
+            guard let n = Int(text), range.contains(n) else {
+                throw ConfigError.invalidValue(key: key, value: text, accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return n
+        }
     }
 
     /// "127.0.0.1:6610", "localhost:80", "[::1]:6610" or a bare port "6610".

@@ -15,9 +15,12 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
     /// Total length in seconds.
     public var duration: Double
     public var addedAt: Date
+    /// The album's artwork (see `ArtworkRecord`), from its first track that has one or its folder image.
+    public var artworkHash: String?
 
     public init(id: Int64, identity: String, title: String, artist: String, date: String?, year: Int?, genre: String?,
-                isCompilation: Bool, trackCount: Int, discCount: Int, duration: Double, addedAt: Date) {
+                isCompilation: Bool, trackCount: Int, discCount: Int, duration: Double, addedAt: Date,
+                artworkHash: String? = nil) {
         self.id = id
         self.identity = identity
         self.title = title
@@ -30,6 +33,7 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
         self.discCount = discCount
         self.duration = duration
         self.addedAt = addedAt
+        self.artworkHash = artworkHash
     }
 }
 
@@ -53,10 +57,18 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public var info: StreamInfo
     /// The file on disk, for file-backed sources.
     public var path: String?
+    public var artworkHash: String?
+    /// Why the track's file cannot be played, when it cannot.
+    public var missing: MissingReason?
+    /// How the file came into the library (nil for tracks without a file).
+    public var importMode: ImportMode?
+    /// Whether the user edited its metadata (the fields above already show the edits).
+    public var edited: Bool
 
     public init(id: Int64, ref: TrackRef, albumID: Int64, title: String, artist: String, albumArtist: String,
                 album: String, genre: String?, date: String?, trackNumber: Int?, trackTotal: Int?,
-                discNumber: Int?, discTotal: Int?, duration: Double, info: StreamInfo, path: String?) {
+                discNumber: Int?, discTotal: Int?, duration: Double, info: StreamInfo, path: String?,
+                artworkHash: String? = nil, missing: MissingReason? = nil, importMode: ImportMode? = nil, edited: Bool = false) {
         self.id = id
         self.ref = ref
         self.albumID = albumID
@@ -73,5 +85,9 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.duration = duration
         self.info = info
         self.path = path
+        self.artworkHash = artworkHash
+        self.missing = missing
+        self.importMode = importMode
+        self.edited = edited
     }
 }

@@ -9,7 +9,7 @@ public enum RepeatMode: String, Sendable, Codable, CaseIterable {
 }
 
 /// Why a library entry cannot be played.
-public enum MissingReason: String, Sendable, Codable {
+public enum MissingReason: String, Sendable, Codable, CaseIterable {
     case notFound = "not_found"
     case permission
     case invalidURI = "invalid_uri"

@@ -3,59 +3,123 @@ import Foundation
 import GRDB
 
 extension LibraryStore {
-    /// Saves one scanned folder in one transaction: upserts tracks (by TrackRef), their files,
-    /// artists and albums (by album identity), records failures, and clears failures of files
-    /// that now read fine. Albums left without tracks by a re-grouping are removed.
+    /// Saves a scan batch as reference imports (the files stay where they are), without content hashes.
     public func save(_ batch: ScanBatch, at now: Date = Date()) throws {
+        let entries = batch.tracks.map {
+            LibraryEntry(track: $0, mode: .reference, originalPath: $0.path, originalStamp: $0.stamp, contentHash: nil)
+        }
+        try save(ImportBatch(entries: entries, failures: batch.failures.map { FailedFile(failure: $0, stamp: nil) }), at: now)
+    }
+
+    /// Saves one imported folder in one transaction: upserts tracks (by TrackRef), their files, artists and
+    /// albums (by album identity), relinks, import records, artwork rows and failures; clears failures of
+    /// files that now read fine. Albums left without tracks by a re-grouping are removed.
+    public func save(_ batch: ImportBatch, at now: Date = Date()) throws {
+        let time = now.timeIntervalSince1970
         try write { db in
             var touchedAlbums = Set<Int64>()
-            for track in batch.tracks {
-                if let old = try Int64.fetchOne(db, sql: "SELECT album_id FROM track WHERE source = ? AND source_id = ?",
-                                                arguments: [track.ref.source, track.ref.id]) {
-                    touchedAlbums.insert(old)
-                }
-                let albumID = try albumID(for: track, in: db, now: now)
-                let artistID = try artistID(named: track.artist, in: db)
-                let t = track.tags, i = track.info
-                try db.execute(sql: """
-                    INSERT INTO track (source, source_id, album_id, artist_id, title, artist, tag_album_artist, tag_album,
-                        genre, date, track_number, track_total, disc_number, disc_total, musicbrainz_album_id,
-                        codec, sample_rate, channels, bits_per_sample, frames, duration, added_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(source, source_id) DO UPDATE SET
-                        album_id = excluded.album_id, artist_id = excluded.artist_id, title = excluded.title,
-                        artist = excluded.artist, tag_album_artist = excluded.tag_album_artist, tag_album = excluded.tag_album,
-                        genre = excluded.genre, date = excluded.date, track_number = excluded.track_number,
-                        track_total = excluded.track_total, disc_number = excluded.disc_number,
-                        disc_total = excluded.disc_total, musicbrainz_album_id = excluded.musicbrainz_album_id,
-                        codec = excluded.codec, sample_rate = excluded.sample_rate, channels = excluded.channels,
-                        bits_per_sample = excluded.bits_per_sample, frames = excluded.frames,
-                        duration = excluded.duration, updated_at = excluded.updated_at
-                    """, arguments: [
-                        track.ref.source, track.ref.id, albumID, artistID, track.title, track.artist,
-                        t.albumArtist, t.album, t.genre, t.date, t.trackNumber, t.trackTotal, t.discNumber,
-                        t.discTotal, t.musicBrainzAlbumID, i.codec, i.sampleRate, i.channels, i.bitsPerSample,
-                        i.frames, i.duration ?? 0, now.timeIntervalSince1970, now.timeIntervalSince1970,
-                    ])
-                let trackID = try Int64.fetchOne(db, sql: "SELECT id FROM track WHERE source = ? AND source_id = ?",
-                                                 arguments: [track.ref.source, track.ref.id]) ?? db.lastInsertedRowID
-                try db.execute(sql: """
-                    INSERT INTO file (track_id, path, size, mtime) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(track_id) DO UPDATE SET path = excluded.path, size = excluded.size, mtime = excluded.mtime
-                    """, arguments: [trackID, track.path, track.size, track.modified.timeIntervalSince1970])
-                try db.execute(sql: "DELETE FROM scan_failure WHERE path = ?", arguments: [track.path])
+            var albumArtwork: [Int64: String] = [:]
+            for art in batch.artwork {
+                try db.execute(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [art.hash, art.mimeType, art.bytes, art.origin, time])
             }
-            for failure in batch.failures {
+            for entry in batch.entries {
+                let track = entry.track
+                let trackID: Int64
+                if let relink = entry.relinkTrackID {
+                    trackID = relink
+                    // The ref is where the file is, so it moves with the file.
+                    try db.execute(sql: """
+                        UPDATE track SET source = ?, source_id = ?, missing_reason = NULL, missing_detail = NULL, updated_at = ?
+                        WHERE id = ?
+                        """, arguments: [track.ref.source, track.ref.id, time, relink])
+                } else {
+                    trackID = try upsertTrack(track, in: db, now: time, touched: &touchedAlbums)
+                }
                 try db.execute(sql: """
-                    INSERT INTO scan_failure (path, reason, failed_at) VALUES (?, ?, ?)
-                    ON CONFLICT(path) DO UPDATE SET reason = excluded.reason, failed_at = excluded.failed_at
-                    """, arguments: [failure.path, failure.reason, now.timeIntervalSince1970])
+                    INSERT INTO file (track_id, path, size, mtime, import_mode, original_path, content_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(track_id) DO UPDATE SET path = excluded.path, size = excluded.size, mtime = excluded.mtime,
+                        import_mode = excluded.import_mode, original_path = excluded.original_path,
+                        content_hash = COALESCE(excluded.content_hash, file.content_hash)
+                    """, arguments: [trackID, track.path, track.size, track.modified.timeIntervalSince1970,
+                                     entry.mode.rawValue, entry.mode.copiesFiles ? entry.originalPath : nil, entry.contentHash])
+                if let hash = track.artworkHash, let album = try Int64.fetchOne(db, sql: "SELECT album_id FROM track WHERE id = ?", arguments: [trackID]),
+                   albumArtwork[album] == nil {
+                    albumArtwork[album] = hash
+                }
+                try record(path: entry.originalPath, stamp: entry.originalStamp,
+                           outcome: entry.relinkTrackID == nil ? "imported" : "relinked", trackID: trackID,
+                           mode: entry.mode, in: db, now: time)
+                try db.execute(sql: "DELETE FROM scan_failure WHERE path = ?", arguments: [entry.originalPath])
+            }
+            for dup in batch.duplicates {
+                try record(path: dup.path, stamp: dup.stamp, outcome: "duplicate", trackID: dup.existingTrackID,
+                           mode: batch.entries.first?.mode ?? .reference, in: db, now: time)
+                try db.execute(sql: "DELETE FROM scan_failure WHERE path = ?", arguments: [dup.path])
+            }
+            for failed in batch.failures {
+                try db.execute(sql: """
+                    INSERT INTO scan_failure (path, reason, failed_at, folder, size, mtime) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(path) DO UPDATE SET reason = excluded.reason, failed_at = excluded.failed_at,
+                        folder = excluded.folder, size = excluded.size, mtime = excluded.mtime
+                    """, arguments: [failed.failure.path, failed.failure.reason, time, folderOf(failed.failure.path),
+                                     failed.stamp?.size, failed.stamp?.modified])
+            }
+            for (album, hash) in albumArtwork {
+                try db.execute(sql: "UPDATE album SET artwork_hash = ? WHERE id = ? AND artwork_hash IS NULL", arguments: [hash, album])
             }
             for album in touchedAlbums {
                 try db.execute(sql: "DELETE FROM album WHERE id = ? AND NOT EXISTS (SELECT 1 FROM track WHERE album_id = ?)",
                                arguments: [album, album])
             }
         }
+    }
+
+    /// Inserts or updates the track row for `track`'s ref and returns its id; notes the album it left, if any.
+    private func upsertTrack(_ track: ScannedTrack, in db: Database, now: Double, touched: inout Set<Int64>) throws -> Int64 {
+        if let old = try Int64.fetchOne(db, sql: "SELECT album_id FROM track WHERE source = ? AND source_id = ?",
+                                        arguments: [track.ref.source, track.ref.id]) {
+            touched.insert(old)
+        }
+        let albumID = try albumID(for: track, in: db, now: now)
+        let artistID = try artistID(named: track.artist, in: db)
+        let t = track.tags, i = track.info
+        try db.execute(sql: """
+            INSERT INTO track (source, source_id, album_id, artist_id, title, artist, tag_album_artist, tag_album,
+                genre, date, track_number, track_total, disc_number, disc_total, musicbrainz_album_id,
+                codec, sample_rate, channels, bits_per_sample, frames, duration, added_at, updated_at,
+                artwork_hash, artwork_checked)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+            ON CONFLICT(source, source_id) DO UPDATE SET
+                album_id = excluded.album_id, artist_id = excluded.artist_id, title = excluded.title,
+                artist = excluded.artist, tag_album_artist = excluded.tag_album_artist, tag_album = excluded.tag_album,
+                genre = excluded.genre, date = excluded.date, track_number = excluded.track_number,
+                track_total = excluded.track_total, disc_number = excluded.disc_number,
+                disc_total = excluded.disc_total, musicbrainz_album_id = excluded.musicbrainz_album_id,
+                codec = excluded.codec, sample_rate = excluded.sample_rate, channels = excluded.channels,
+                bits_per_sample = excluded.bits_per_sample, frames = excluded.frames,
+                duration = excluded.duration, updated_at = excluded.updated_at,
+                artwork_hash = excluded.artwork_hash, artwork_checked = 1,
+                missing_reason = NULL, missing_detail = NULL
+            """, arguments: [
+                track.ref.source, track.ref.id, albumID, artistID, track.title, track.artist,
+                t.albumArtist, t.album, t.genre, t.date, t.trackNumber, t.trackTotal, t.discNumber,
+                t.discTotal, t.musicBrainzAlbumID, i.codec, i.sampleRate, i.channels, i.bitsPerSample,
+                i.frames, i.duration ?? 0, now, now, track.artworkHash,
+            ])
+        return try Int64.fetchOne(db, sql: "SELECT id FROM track WHERE source = ? AND source_id = ?",
+                                  arguments: [track.ref.source, track.ref.id]) ?? db.lastInsertedRowID
+    }
+
+    private func record(path: String, stamp: FileStamp, outcome: String, trackID: Int64?, mode: ImportMode,
+                        in db: Database, now: Double) throws {
+        try db.execute(sql: """
+            INSERT INTO import_record (source_path, folder, size, mtime, outcome, track_id, mode, imported_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(source_path) DO UPDATE SET folder = excluded.folder, size = excluded.size, mtime = excluded.mtime,
+                outcome = excluded.outcome, track_id = excluded.track_id, mode = excluded.mode, imported_at = excluded.imported_at
+            """, arguments: [path, folderOf(path), stamp.size, stamp.modified, outcome, trackID, mode.rawValue, now])
     }
 
     /// Files that could not be imported, newest first.
@@ -74,7 +138,7 @@ extension LibraryStore {
 
     /// The album row for the track's album identity; created on first sight. The first track seen
     /// names the album; later tracks fill in a missing date or genre.
-    private func albumID(for track: ScannedTrack, in db: Database, now: Date) throws -> Int64 {
+    private func albumID(for track: ScannedTrack, in db: Database, now: Double) throws -> Int64 {
         let key = track.album
         if let id = try Int64.fetchOne(db, sql: "SELECT id FROM album WHERE identity = ?", arguments: [key.identity]) {
             try db.execute(sql: "UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = COALESCE(genre, ?) WHERE id = ?",
@@ -86,7 +150,7 @@ extension LibraryStore {
             INSERT INTO album (identity, title, artist_id, date, year, genre, is_compilation, added_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [key.identity, key.title, artist, key.date, track.tags.year, track.tags.genre,
-                             key.isCompilation, now.timeIntervalSince1970])
+                             key.isCompilation, now])
         return db.lastInsertedRowID
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 extension LibraryStore {
     private static let albumSelect = """
         SELECT album.id, album.identity, album.title, artist.name AS artist, album.date, album.year, album.genre,
-               album.is_compilation, album.added_at,
+               album.is_compilation, album.added_at, album.artwork_hash,
                COUNT(track.id) AS track_count,
                MAX(1, COUNT(DISTINCT COALESCE(track.disc_number, 1))) AS disc_count,
                COALESCE(SUM(track.duration), 0) AS duration
@@ -48,21 +48,33 @@ extension LibraryStore {
         throw StoreError.ambiguousAlbum(query: q, candidates: matches.map { "\($0.id)  \($0.artist) — \($0.title)" })
     }
 
-    /// Columns for `track(_:)`; callers add WHERE/ORDER BY.
+    /// Columns for `track(_:)`; callers add WHERE/ORDER BY. Display fields prefer the user's overrides
+    /// (metadata layering); album and artist ids stay those of the original tags.
     static let trackSelect = """
-        SELECT track.*, album.title AS album_title, album_artist.name AS album_artist, file.path
+        SELECT track.id, track.source, track.source_id, track.album_id,
+               COALESCE(o.title, track.title) AS title, COALESCE(o.artist, track.artist) AS artist,
+               COALESCE(o.album_artist, album_artist.name) AS album_artist, COALESCE(o.album, album.title) AS album_title,
+               COALESCE(o.genre, track.genre) AS genre, COALESCE(o.date, track.date) AS date,
+               COALESCE(o.track_number, track.track_number) AS track_number, track.track_total,
+               COALESCE(o.disc_number, track.disc_number) AS disc_number, track.disc_total,
+               track.duration, track.codec, track.sample_rate, track.channels, track.bits_per_sample, track.frames,
+               track.artwork_hash, track.missing_reason, track.missing_detail, o.track_id IS NOT NULL AS edited,
+               file.path, file.import_mode
         FROM track
         JOIN album ON album.id = track.album_id
         JOIN artist AS album_artist ON album_artist.id = album.artist_id
+        LEFT JOIN track_override AS o ON o.track_id = track.id
         LEFT JOIN file ON file.track_id = track.id
         """
 
-    /// The album's tracks in album order: disc, then track number, then file path.
+    /// The album's tracks in album order: disc, then track number (a corrected number counts), then file path.
     public func tracks(albumID: Int64) throws -> [Track] {
         try read { db in
             try Row.fetchAll(db, sql: Self.trackSelect + """
                  WHERE track.album_id = ?
-                ORDER BY COALESCE(track.disc_number, 1), track.track_number IS NULL, track.track_number, file.path
+                ORDER BY COALESCE(COALESCE(o.disc_number, track.disc_number), 1),
+                         COALESCE(o.track_number, track.track_number) IS NULL,
+                         COALESCE(o.track_number, track.track_number), file.path
                 """, arguments: [albumID]).map(Self.track)
         }
     }
@@ -90,7 +102,7 @@ extension LibraryStore {
         Album(id: row["id"], identity: row["identity"], title: row["title"], artist: row["artist"], date: row["date"],
               year: row["year"], genre: row["genre"], isCompilation: row["is_compilation"],
               trackCount: row["track_count"], discCount: row["disc_count"], duration: row["duration"],
-              addedAt: Date(timeIntervalSince1970: row["added_at"]))
+              addedAt: Date(timeIntervalSince1970: row["added_at"]), artworkHash: row["artwork_hash"])
     }
 
     static func track(_ row: Row) -> Track {
@@ -100,6 +112,8 @@ extension LibraryStore {
               discNumber: row["disc_number"], discTotal: row["disc_total"], duration: row["duration"],
               info: StreamInfo(codec: row["codec"], sampleRate: row["sample_rate"], channels: row["channels"],
                                bitsPerSample: row["bits_per_sample"], frames: row["frames"]),
-              path: row["path"])
+              path: row["path"], artworkHash: row["artwork_hash"],
+              missing: (row["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)),
+              importMode: (row["import_mode"] as String?).flatMap(ImportMode.init(rawValue:)), edited: row["edited"])
     }
 }

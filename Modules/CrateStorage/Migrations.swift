@@ -93,6 +93,64 @@ enum Migrations {
                 ALTER TABLE track ADD COLUMN missing_detail TEXT;
                 """)
         }
+        m.registerMigration("v3: import modes, content hashes, import records, artwork, overrides, settings") { db in
+            try db.execute(sql: """
+                ALTER TABLE file ADD COLUMN import_mode TEXT NOT NULL DEFAULT 'reference';
+                ALTER TABLE file ADD COLUMN original_path TEXT;     -- where a copy was imported from
+                ALTER TABLE file ADD COLUMN content_hash TEXT;      -- ContentHash.partial: size + first and last 64 KiB
+                CREATE INDEX file_content_hash ON file(content_hash);
+                ALTER TABLE track ADD COLUMN artwork_hash TEXT;
+                ALTER TABLE track ADD COLUMN artwork_checked INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE album ADD COLUMN artwork_hash TEXT;
+                -- One row per picture content; the file is artwork/<2 hex>/<hash>.<jpg|png> under the data directory.
+                CREATE TABLE artwork (
+                    hash TEXT PRIMARY KEY,
+                    mime TEXT NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    origin TEXT NOT NULL,                       -- embedded | folder
+                    created_at REAL NOT NULL
+                );
+                -- Edits of app-copied files: never written to the file; display prefers them, grouping ignores them.
+                CREATE TABLE track_override (
+                    track_id INTEGER PRIMARY KEY REFERENCES track(id) ON DELETE CASCADE,
+                    title TEXT, artist TEXT, album TEXT, album_artist TEXT, genre TEXT, date TEXT,
+                    track_number INTEGER, disc_number INTEGER,
+                    updated_at REAL NOT NULL
+                );
+                -- Every file an import or rescan has dealt with, by the path it was found at: a rescan skips
+                -- files whose size and mtime still match without opening them.
+                CREATE TABLE import_record (
+                    source_path TEXT PRIMARY KEY,
+                    folder TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime REAL NOT NULL,
+                    outcome TEXT NOT NULL,                      -- imported | duplicate | relinked
+                    track_id INTEGER REFERENCES track(id) ON DELETE SET NULL,
+                    mode TEXT NOT NULL,
+                    imported_at REAL NOT NULL
+                );
+                CREATE INDEX import_record_folder ON import_record(folder);
+                CREATE INDEX import_record_track ON import_record(track_id);
+                -- Folders imported in reference mode: rescans walk them again.
+                CREATE TABLE library_root (
+                    path TEXT PRIMARY KEY,
+                    added_at REAL NOT NULL
+                );
+                CREATE TABLE setting (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                );
+                ALTER TABLE scan_failure ADD COLUMN folder TEXT;
+                ALTER TABLE scan_failure ADD COLUMN size INTEGER;
+                ALTER TABLE scan_failure ADD COLUMN mtime REAL;
+                CREATE INDEX scan_failure_folder ON scan_failure(folder);
+                -- Libraries from before v3 were reference imports: give their files records so rescans skip them.
+                INSERT INTO import_record (source_path, folder, size, mtime, outcome, track_id, mode, imported_at)
+                    SELECT path, rtrim(rtrim(path, replace(path, '/', '')), '/'), size, mtime, 'imported', track_id,
+                           'reference', strftime('%s', 'now')
+                    FROM file;
+                """)
+        }
         return m
     }
 }

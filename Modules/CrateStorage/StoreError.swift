@@ -5,6 +5,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case query(String)
     case albumNotFound(String)
     case ambiguousAlbum(query: String, candidates: [String])
+    case trackNotFound(Int64)
+    case unknownField(String, known: [String])
 
     public var description: String {
         switch self {
@@ -16,6 +18,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "library database error: \(reason)"
         case let .albumNotFound(query):
             "no album matches '\(query)' (try `crate albums`)"
+        case let .trackNotFound(id):
+            "no track has id \(id) (see `crate tracks ALBUM`)"
+        case let .unknownField(field, known):
+            "unknown field '\(field)'; fields: \(known.joined(separator: ", "))"
         case let .ambiguousAlbum(query, candidates):
             "'\(query)' matches \(candidates.count) albums; be more specific or use the id:\n  "
                 + candidates.prefix(10).joined(separator: "\n  ")

@@ -59,7 +59,7 @@ extension AppSuites {
         @Test func missingFileMidQueueIsSkippedFlaggedAndAnnounced() throws {
             let app = try AppHarness()
             let music = try app.makeMusic()
-            _ = try app.crate("import", music.path)
+            _ = try app.crate("import", "--mode", "reference", music.path)
             try FileManager.default.removeItem(at: music.appendingPathComponent("Band/Record/02.flac"))
             let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "wav"])
             let watchLog = app.home.appendingPathComponent("watch.log")

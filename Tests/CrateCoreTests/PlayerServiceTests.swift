@@ -25,7 +25,7 @@ import Testing
         settings.pulseServer = pulse?.server
         settings.pulseSink = pulse?.sink
         let runtime = try CrateRuntime(settings: settings)
-        _ = try runtime.importFolder(dir.appendingPathComponent("music").path)
+        _ = try runtime.library.importPaths([dir.appendingPathComponent("music").path], mode: .reference)
         let albums = try runtime.store.albums()
         func tracks(_ title: String) throws -> [Track] {
             try runtime.store.tracks(albumID: try #require(albums.first { $0.title == title }).id)

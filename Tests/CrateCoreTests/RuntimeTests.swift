@@ -40,13 +40,14 @@ import Testing
         }
         try Data().write(to: music.appendingPathComponent("04.flac"))
         let runtime = try CrateRuntime(settings: settings())
-        let report = try runtime.importFolder(dir.appendingPathComponent("music").path)
-        #expect(report.summary.tracksRead == 3 && report.failures.count == 1)
+        let report = try runtime.library.importPaths([dir.appendingPathComponent("music").path], mode: .reference)
+        #expect(report.imported == 3 && report.failures.count == 1)
         let album = try #require(try runtime.store.albums().first)
         #expect(album.title == "Record" && album.artist == "Band" && album.trackCount == 3)
         #expect(try runtime.store.scanFailures().map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["04.flac"])
         // Importing again changes nothing.
-        _ = try runtime.importFolder(dir.appendingPathComponent("music").path)
+        let again = try runtime.library.importPaths([dir.appendingPathComponent("music").path])
+        #expect(again.imported == 0 && again.unchanged == 3 && again.mode == .reference)
         #expect(try runtime.store.counts().tracks == 3)
     }
 }

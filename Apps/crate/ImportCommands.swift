@@ -1,0 +1,111 @@
+import ArgumentParser
+import CrateCore
+import CrateDomain
+import Foundation
+
+extension ImportMode: ExpressibleByArgument {}
+
+/// Options of the commands that import.
+struct ImportOutput: ParsableArguments {
+    @Flag(help: "Print the report as JSON.") var json = false
+    @Flag(help: "Show progress on standard error even when it is not a terminal.") var progress = false
+    @Flag(help: "No progress display.") var quiet = false
+
+    /// Runs an import with the progress display and prints its report.
+    func run(_ body: ((ImportProgress) -> Void) throws -> ImportReport) throws {
+        var bar = ProgressBar(forced: progress, quiet: quiet || json)
+        var last: ImportProgress?
+        let report = try userFacing { try body { p in last = p; bar.show(p) } }
+        if let last { bar.show(last, final: true) }
+        if json { return try printJSON(report) }
+        print(Self.describe(report))
+    }
+
+    static func describe(_ r: ImportReport) -> String {
+        var lines = ["\(r.mode.rawValue): \(r.imported) imported, \(r.updated) updated, \(r.relinked) relinked, "
+            + "\(r.unchanged) unchanged, \(r.duplicateCount) duplicates, \(r.failureCount) failed, \(r.nonAudio) other files "
+            + "(\(String(format: "%.1f", r.seconds)) s)"]
+        if r.originalsDeleted > 0 { lines.append("originals deleted after a verified copy: \(r.originalsDeleted)") }
+        if r.originalsKept > 0 {
+            lines.append("originals kept: \(r.originalsKept) (copy_then_delete needs permission: --delete-originals or import.delete_originals: true)")
+        }
+        for d in r.duplicates { lines.append("  duplicate: \(d.path) (same as \(d.existingPath))") }
+        if r.duplicateCount > r.duplicates.count { lines.append("  … and \(r.duplicateCount - r.duplicates.count) more duplicates") }
+        for f in r.failures { lines.append("  failed: \(f.path): \(f.reason)") }
+        if r.failureCount > r.failures.count { lines.append("  … and \(r.failureCount - r.failures.count) more failures (crate import failures)") }
+        if let m = r.missing {
+            let reasons = m.missing.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            lines.append("checked \(m.checked) library files: \(m.newlyMissing) newly missing, \(m.found) found again"
+                + (reasons.isEmpty ? "" : "; missing: \(reasons.joined(separator: ", ")) (crate missing)"))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add folders or files to the library (recursively; hidden files are skipped).",
+        discussion: """
+            Modes: copy (default) copies files into Crate's library folder; reference uses them where they are \
+            (and `crate rescan` walks those folders again); copy_then_delete copies, then deletes each original \
+            after its copy is verified and saved, but only with --delete-originals or import.delete_originals: true. \
+            The mode chosen (by flag or the first import) is remembered.
+            """,
+        subcommands: [ImportFiles.self, Failures.self], defaultSubcommand: ImportFiles.self)
+}
+
+struct ImportFiles: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Import folders or files (the default).")
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Folders or files to import.") var paths: [String]
+    @Option(help: "reference, copy or copy_then_delete (remembered for later imports).") var mode: ImportMode?
+    @Flag(help: "Allow copy_then_delete to delete originals in this run.") var deleteOriginals = false
+    @OptionGroup var output: ImportOutput
+
+    func run() async throws {
+        let runtime = try await options.runtime()
+        try output.run { progress in
+            try runtime.library.importPaths(paths, mode: mode, deleteOriginals: deleteOriginals ? true : nil, progress: progress)
+        }
+        let counts = try userFacing { try runtime.store.counts() }
+        if !output.json { print("Library: \(counts.albums) albums, \(counts.tracks) tracks, \(counts.artists) artists") }
+    }
+}
+
+struct Failures: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the files that could not be imported; retry or clear them.")
+
+    @OptionGroup var options: GlobalOptions
+    @Flag(help: "Import the failed files again.") var retry = false
+    @Flag(help: "Forget the failures.") var clear = false
+    @OptionGroup var output: ImportOutput
+
+    func run() async throws {
+        let runtime = try await options.runtime()
+        if retry { return try output.run { try runtime.library.retryFailures(progress: $0) } }
+        if clear {
+            let n = try userFacing { try runtime.store.clearScanFailures() }
+            return output.json ? try printJSON(["cleared": n]) : print("cleared \(n) failures")
+        }
+        let failures = try userFacing { try runtime.store.scanFailures() }
+        if output.json { return try printJSON(failures) }
+        if failures.isEmpty { return print("No failed imports.") }
+        for f in failures { print("\(f.path): \(f.reason)") }
+        print("\(failures.count) failed; `crate import failures --retry` tries them again, --clear forgets them")
+    }
+}
+
+struct Rescan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rescan the import folder and the folders imported by reference; flag missing files.",
+        discussion: "Files whose size and modification time are unchanged are not opened.")
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: ImportOutput
+
+    func run() async throws {
+        let runtime = try await options.runtime()
+        try output.run { try runtime.library.rescan(progress: $0) }
+    }
+}

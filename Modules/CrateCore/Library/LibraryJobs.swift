@@ -1,0 +1,98 @@
+import CrateDomain
+import Foundation
+import Synchronization
+
+/// The daemon's long library work (imports, rescans, failure retries, artwork repair), one job at a time on
+/// its own thread so start-up, requests and playback never wait for it. Progress goes out as `library` events.
+public final class LibraryJobs: Sendable {
+    public struct Job: Sendable, Hashable, Codable {
+        public enum State: String, Sendable, Codable { case running, done, failed }
+        public var kind: String
+        public var state: State
+        public var progress: ImportProgress?
+        public var report: ImportReport?
+        public var error: String?
+    }
+
+    private struct Status {
+        var job: Job?
+        var artwork = ArtworkRepairStatus()
+    }
+
+    private let library: LibraryService
+    private let events: EventBus
+    private let status = Mutex(Status())
+
+    public init(library: LibraryService, events: EventBus) {
+        self.library = library
+        self.events = events
+    }
+
+    /// The current or last job.
+    public var job: Job? { status.withLock { $0.job } }
+    public var artworkRepair: ArtworkRepairStatus { status.withLock { $0.artwork } }
+
+    /// What the daemon does at launch, in the background: rescan (the import folder, the reference roots and
+    /// the missing-file check), then the capped artwork repair.
+    public func launch() throws {
+        try start("rescan") { library, progress in
+            let report = try library.rescan(progress: progress)
+            self.repairArtwork()
+            return report
+        }
+    }
+
+    public func rescan() throws {
+        try start("rescan") { library, progress in try library.rescan(progress: progress) }
+    }
+
+    public func importPaths(_ paths: [String], mode: ImportMode?, deleteOriginals: Bool?) throws {
+        try start("import") { library, progress in
+            try library.importPaths(paths, mode: mode, deleteOriginals: deleteOriginals, progress: progress)
+        }
+    }
+
+    public func retryFailures() throws {
+        try start("retry") { library, progress in try library.retryFailures(progress: progress) }
+    }
+
+    /// Runs `work` on a new thread unless a job is running (then `LibraryError.busy`).
+    private func start(_ kind: String, _ work: @escaping @Sendable (LibraryService, (ImportProgress) -> Void) throws -> ImportReport) throws {
+        try status.withLock { s in
+            if let job = s.job, job.state == .running { throw LibraryError.busy("a library \(job.kind)") }
+            s.job = Job(kind: kind, state: .running)
+        }
+        events.publish(CrateEvent("library", "\(kind) started"))
+        let library = self.library
+        let thread = Thread { [self] in
+            var lastEvent = Date.distantPast
+            do {
+                let report = try work(library) { progress in
+                    self.status.withLock { $0.job?.progress = progress }
+                    // At most a few events a second: clients re-read the status for detail.
+                    if Date().timeIntervalSince(lastEvent) >= 0.25 {
+                        lastEvent = Date()
+                        self.events.publish(CrateEvent("library", "\(kind) \(progress.done)/\(progress.total)"))
+                    }
+                }
+                status.withLock { $0.job?.state = .done; $0.job?.report = report }
+                events.publish(CrateEvent("library", "\(kind) done: \(report.imported) imported, \(report.duplicateCount) duplicates, \(report.failureCount) failures"))
+            } catch {
+                status.withLock { $0.job?.state = .failed; $0.job?.error = ErrorText.describe(error) }
+                events.publish(CrateEvent("library", "\(kind) failed: \(ErrorText.describe(error))"))
+            }
+        }
+        thread.name = "crate-library"
+        thread.start()
+    }
+
+    /// The capped, throttled artwork repair (runs on the calling thread).
+    func repairArtwork() {
+        let limit = library.settings.artworkRepairLimit
+        guard limit > 0 else { return }
+        let final = library.repairArtwork(limit: limit) { s in self.status.withLock { $0.artwork = s } }
+        if final.checked > 0 {
+            events.publish(CrateEvent("library", "artwork repair: \(final.filled) of \(final.checked) filled, \(final.remaining) left"))
+        }
+    }
+}

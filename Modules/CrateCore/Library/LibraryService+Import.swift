@@ -1,0 +1,214 @@
+import CrateDomain
+import CrateStorage
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension LibraryService {
+    /// Imports files and folders. `mode` nil uses the library's mode (see `importMode(requested:)`);
+    /// `deleteOriginals` nil uses the config's permission. Folders imported by reference become rescan roots.
+    public func importPaths(_ paths: [String], mode requested: ImportMode? = nil, deleteOriginals: Bool? = nil,
+                            progress: (ImportProgress) -> Void = { _ in }) throws -> ImportReport {
+        let mode = try importMode(requested: requested)
+        let roots = try paths.map { path in
+            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.path) else { throw LibraryError.notFound(path: url.path) }
+            guard !managed.contains(url.path + "/") else {
+                throw LibraryError.io(path: url.path, action: "import", reason: "it is Crate's own library folder")
+            }
+            return url
+        }
+        var report = ImportReport(roots: roots.map(\.path), mode: mode)
+        let run = ImportRun(service: self, deleteOriginals: deleteOriginals ?? settings.deleteOriginals, rescan: false)
+        try run.scan(roots.map { ($0, mode) }, into: &report, progress: progress)
+        if mode == .reference {
+            for root in roots where (try? root.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                try store.addLibraryRoot(root.path)
+            }
+        }
+        return report
+    }
+
+    /// Rescans the reference roots and the import folder (files whose size and mtime are unchanged are not
+    /// opened), then checks every library file for existence: gone files are flagged missing, returned ones cleared.
+    public func rescan(progress: (ImportProgress) -> Void = { _ in }) throws -> ImportReport {
+        let mode = try importMode()
+        try? FileManager.default.createDirectory(at: settings.importFolder, withIntermediateDirectories: true)
+        var roots = try store.libraryRoots().filter { FileManager.default.fileExists(atPath: $0) }
+            .map { (URL(fileURLWithPath: $0), ImportMode.reference) }
+        roots.append((settings.importFolder.standardizedFileURL, mode))
+        var report = ImportReport(roots: roots.map(\.0.path), mode: mode)
+        let run = ImportRun(service: self, deleteOriginals: settings.deleteOriginals, rescan: true)
+        try run.scan(roots, into: &report, progress: progress)
+        report.missing = try checkMissing()
+        return report
+    }
+
+    /// Imports the recorded failures again, each by itself; those that now read fine leave the list.
+    public func retryFailures(progress: (ImportProgress) -> Void = { _ in }) throws -> ImportReport {
+        let mode = try importMode()
+        let referenceRoots = try store.libraryRoots()
+        let failed = try store.scanFailures().map(\.path)
+        var report = ImportReport(roots: failed, mode: mode)
+        let gone = failed.filter { !FileManager.default.fileExists(atPath: $0) && !isSymlink($0) }
+        try store.clearScanFailures(paths: gone)
+        let roots = failed.filter { !gone.contains($0) }.map { path in
+            (URL(fileURLWithPath: path), referenceRoots.contains { path.hasPrefix($0 + "/") } ? ImportMode.reference : mode)
+        }
+        let run = ImportRun(service: self, deleteOriginals: settings.deleteOriginals, rescan: false)
+        try run.scan(roots, into: &report, progress: progress)
+        return report
+    }
+
+    private func isSymlink(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+    }
+}
+
+/// One import or rescan: walks roots with the scanner and turns each folder's batch into library entries.
+struct ImportRun {
+    let service: LibraryService
+    let deleteOriginals: Bool
+    let rescan: Bool
+
+    func scan(_ roots: [(URL, ImportMode)], into report: inout ImportReport, progress: (ImportProgress) -> Void) throws {
+        let started = Date()
+        let scanner = try service.scanner
+        let decoders = service.decoders
+        let total = roots.reduce(0) { $0 + scanner.census($1.0, decoders: decoders) }
+        let store = service.store, artwork = service.artwork, rescan = self.rescan
+        let options = ScanOptions(
+            known: { folder in (try? store.knownStamps(folder: folder, rescan: rescan)) ?? [:] },
+            keepPicture: { artwork.keep($0, origin: "embedded")?.hash })
+        var done = 0
+        for (root, mode) in roots {
+            let summary = try scanner.scan(root, decoders: decoders, options: options) { batch in
+                try handle(batch, mode: mode, into: &report)
+                done += batch.fileCount
+                progress(ImportProgress(done: done, total: max(total, done), imported: report.imported,
+                                        duplicates: report.duplicateCount, failures: report.failureCount,
+                                        unchanged: report.unchanged, folder: batch.folder,
+                                        elapsed: Date().timeIntervalSince(started)))
+            }
+            report.folders += summary.folders
+            report.nonAudio += summary.skipped
+        }
+        report.seconds = Date().timeIntervalSince(started)
+        service.logger.info("""
+            \(rescan ? "rescan" : "import") \(report.roots.count == 1 ? report.roots[0] : "\(report.roots.count) paths") (\(report.mode.rawValue)): \
+            \(report.imported) imported, \(report.updated) updated, \(report.relinked) relinked, \(report.unchanged) unchanged, \
+            \(report.duplicateCount) duplicates, \(report.failureCount) failures in \(String(format: "%.1f", report.seconds)) s
+            """)
+    }
+
+    /// Decides, for each file of one folder: update in place, duplicate, relink or new (copied or referenced);
+    /// saves the folder in one transaction; then deletes originals the user allowed to go.
+    private func handle(_ batch: ScanBatch, mode: ImportMode, into report: inout ImportReport) throws {
+        var out = ImportBatch()
+        var deletions: [String] = []
+        var seen: [String: String] = [:]   // partial hash -> path, within this folder
+        var folderArt: String??
+        report.unchanged += batch.unchanged
+        for failure in batch.failures {
+            out.failures.append(FailedFile(failure: failure, stamp: try? ManagedLibrary.stamp(failure.path)))
+            report.add(failure: failure)
+            service.logger.warning("import: \(failure.path): \(failure.reason)")
+        }
+        for scanned in batch.tracks {
+            var track = scanned
+            if track.artworkHash == nil, let image = batch.folderImage {
+                if folderArt == nil { folderArt = .some(service.artwork.keepFile(image)?.hash) }
+                track.artworkHash = folderArt ?? nil
+            }
+            do {
+                if let entry = try decide(track, mode: mode, seen: &seen, report: &report, out: &out) {
+                    out.entries.append(entry)
+                    if entry.mode == .copyThenDelete, entry.track.path != entry.originalPath {
+                        if deleteOriginals { deletions.append(entry.originalPath) } else { report.originalsKept += 1 }
+                    }
+                }
+            } catch {
+                let failure = ScanFailure(path: track.path, reason: ErrorText.describe(error))
+                out.failures.append(FailedFile(failure: failure, stamp: track.stamp))
+                report.add(failure: failure)
+                service.logger.warning("import: \(failure.path): \(failure.reason)")
+            }
+        }
+        out.artwork = service.artwork.drain()
+        try service.store.save(out)
+        // Only now, with the verified copy committed, may an original go.
+        for path in deletions {
+            if unlink(path) == 0 { report.originalsDeleted += 1 } else {
+                service.logger.warning("import: \(path): copied, but the original could not be deleted: \(AudioFileCheck.describe(errno))")
+            }
+        }
+    }
+
+    private func decide(_ track: ScannedTrack, mode: ImportMode, seen: inout [String: String],
+                        report: inout ImportReport, out: inout ImportBatch) throws -> LibraryEntry? {
+        let store = service.store
+        // A file the library already has at this path (a changed reference file): update it in place.
+        if try store.trackID(atPath: track.path) != nil {
+            report.updated += 1
+            return LibraryEntry(track: track, mode: .reference, originalPath: track.path, originalStamp: track.stamp,
+                                contentHash: try ContentHash.partial(track.path, size: track.size))
+        }
+        // A changed original of a copy: copy it again over the library's file, keeping the track.
+        if let previous = try store.importedTrack(sourcePath: track.path), previous.mode.copiesFiles,
+           service.managed.contains(previous.path) {
+            report.updated += 1
+            return try copied(track, mode: previous.mode, to: URL(fileURLWithPath: previous.path), replace: true)
+        }
+        let hash = try ContentHash.partial(track.path, size: track.size)
+        if let first = seen[hash] {
+            report.add(duplicate: DuplicateFile(path: track.path, stamp: track.stamp, existingTrackID: nil, existingPath: first))
+            out.duplicates.append(DuplicateFile(path: track.path, stamp: track.stamp, existingTrackID: nil, existingPath: first))
+            return nil
+        }
+        seen[hash] = track.path
+        // Same partial hash and size; the duration guards against hash collisions of look-alike files.
+        let duration = track.info.duration ?? 0
+        if let match = try store.filesMatching(contentHash: hash, size: track.size)
+            .first(where: { duration == 0 || $0.duration == 0 || abs($0.duration - duration) < 0.5 }) {
+            if match.missing == nil && FileManager.default.fileExists(atPath: match.path) {
+                let dup = DuplicateFile(path: track.path, stamp: track.stamp, existingTrackID: match.trackID, existingPath: match.path)
+                report.add(duplicate: dup)
+                out.duplicates.append(dup)
+                return nil
+            }
+            // The existing entry lost its file: this one takes its place.
+            report.relinked += 1
+            var entry = mode.copiesFiles
+                ? try copied(track, mode: mode, to: service.managed.placement(for: track, suffix: Self.suffix(track.path)), replace: false)
+                : LibraryEntry(track: track, mode: .reference, originalPath: track.path, originalStamp: track.stamp, contentHash: hash)
+            entry.contentHash = hash
+            entry.relinkTrackID = match.trackID
+            return entry
+        }
+        report.imported += 1
+        guard mode.copiesFiles else {
+            return LibraryEntry(track: track, mode: .reference, originalPath: track.path, originalStamp: track.stamp, contentHash: hash)
+        }
+        var entry = try copied(track, mode: mode, to: service.managed.placement(for: track, suffix: Self.suffix(track.path)), replace: false)
+        entry.contentHash = hash
+        return entry
+    }
+
+    /// Copies the file into the library (verified by a full hash when the original is to be deleted).
+    private func copied(_ track: ScannedTrack, mode: ImportMode, to destination: URL, replace: Bool) throws -> LibraryEntry {
+        let verify = mode == .copyThenDelete && deleteOriginals
+        let stamp = try service.managed.copy(track.path, to: destination, verify: verify)
+        var copy = track
+        copy.path = destination.path
+        copy.ref = TrackRef(source: "file", id: destination.path)
+        copy.size = stamp.size
+        copy.modified = Date(timeIntervalSince1970: stamp.modified)
+        return LibraryEntry(track: copy, mode: mode, originalPath: track.path, originalStamp: track.stamp,
+                            contentHash: replace ? try ContentHash.partial(destination.path, size: stamp.size) : nil)
+    }
+
+    static func suffix(_ path: String) -> String { URL(fileURLWithPath: path).pathExtension }
+}

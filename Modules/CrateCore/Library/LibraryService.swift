@@ -1,0 +1,51 @@
+import CrateDomain
+import CrateStorage
+import Foundation
+import Logging
+
+/// The library's operations for both front ends: imports and rescans, missing files, edits, deletion,
+/// artwork and maintenance. Synchronous and thread-safe; the daemon runs long work off its request threads.
+public struct LibraryService: Sendable {
+    public let settings: Settings
+    public let store: LibraryStore
+    let sources: SourceRegistry
+    let decoders: DecoderRegistry
+    let logger: Logger
+    let managed: ManagedLibrary
+    let artwork: ArtworkStore
+
+    init(settings: Settings, store: LibraryStore, sources: SourceRegistry, decoders: DecoderRegistry, logger: Logger) {
+        self.settings = settings
+        self.store = store
+        self.sources = sources
+        self.decoders = decoders
+        self.logger = logger
+        managed = ManagedLibrary(root: settings.libraryFolder)
+        artwork = ArtworkStore(folder: settings.artworkFolder)
+    }
+
+    static let modeKey = "import.mode"
+
+    /// The import mode in force: `requested` (a flag) if given, else config, else the one stored at the
+    /// first import, else copy. A flag or the first import stores its choice, so later imports keep it.
+    public func importMode(requested: ImportMode? = nil) throws -> ImportMode {
+        let stored = try store.setting(Self.modeKey).flatMap(ImportMode.init(rawValue:))
+        let mode = requested ?? settings.importMode ?? stored ?? .default
+        if requested != nil || stored == nil { try store.setSetting(Self.modeKey, mode.rawValue) }
+        return mode
+    }
+
+    /// The mode without storing anything, for status displays.
+    public func currentImportMode() -> ImportMode {
+        settings.importMode ?? (try? store.setting(Self.modeKey)).flatMap { $0.flatMap(ImportMode.init(rawValue:)) } ?? .default
+    }
+
+    var scanner: any ScanningSource {
+        get throws {
+            guard let scanner = try sources.plugin(forScheme: "file") as? any ScanningSource else {
+                throw RegistryError.noSource(scheme: "file")
+            }
+            return scanner
+        }
+    }
+}

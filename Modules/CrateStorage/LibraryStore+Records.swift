@@ -1,0 +1,135 @@
+import CrateDomain
+import Foundation
+import GRDB
+
+/// Import records, rescan roots, stored settings and the lookups imports make.
+extension LibraryStore {
+    /// Stamps of files in `folder` the library has dealt with. `rescan` also counts files whose track
+    /// was deleted (a rescan does not bring them back; an explicit import does) and unchanged failures.
+    public func knownStamps(folder: String, rescan: Bool) throws -> [String: FileStamp] {
+        try read { db in
+            var out: [String: FileStamp] = [:]
+            let records = rescan
+                ? "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ?"
+                : "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ? AND track_id IS NOT NULL"
+            for row in try Row.fetchAll(db, sql: records, arguments: [folder]) {
+                out[row["path"]] = FileStamp(size: row["size"], modified: row["mtime"])
+            }
+            if rescan {
+                for row in try Row.fetchAll(db, sql: "SELECT path, size, mtime FROM scan_failure WHERE folder = ? AND size IS NOT NULL",
+                                            arguments: [folder]) {
+                    out[row["path"]] = FileStamp(size: row["size"], modified: row["mtime"])
+                }
+            }
+            return out
+        }
+    }
+
+    /// Library files whose partial content hash and size equal these.
+    public func filesMatching(contentHash: String, size: Int64) throws -> [LibraryFileMatch] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT file.track_id, file.path, file.import_mode, track.duration, track.missing_reason
+                FROM file JOIN track ON track.id = file.track_id
+                WHERE file.content_hash = ? AND file.size = ?
+                """, arguments: [contentHash, size]).map {
+                LibraryFileMatch(trackID: $0["track_id"], path: $0["path"], duration: $0["duration"],
+                                 mode: ImportMode(rawValue: $0["import_mode"]) ?? .reference,
+                                 missing: ($0["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
+            }
+        }
+    }
+
+    /// The track whose library file is at `path`.
+    public func trackID(atPath path: String) throws -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT track_id FROM file WHERE path = ?", arguments: [path]) }
+    }
+
+    /// Every library file, `limit` at a time after `afterTrackID` (keyset paging keeps memory bounded).
+    public func libraryFiles(after afterTrackID: Int64 = 0, limit: Int = 1000) throws -> [LibraryFileRow] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT file.track_id, file.path, file.import_mode, track.source, track.source_id, track.missing_reason
+                FROM file JOIN track ON track.id = file.track_id
+                WHERE file.track_id > ? ORDER BY file.track_id LIMIT ?
+                """, arguments: [afterTrackID, limit]).map {
+                LibraryFileRow(trackID: $0["track_id"], path: $0["path"], source: $0["source"], sourceID: $0["source_id"],
+                               mode: ImportMode(rawValue: $0["import_mode"]) ?? .reference,
+                               missing: ($0["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
+            }
+        }
+    }
+
+    /// Sets the missing flags of many tracks in one transaction (nil reason clears).
+    public func setMissing(_ changes: [(trackID: Int64, reason: MissingReason?, detail: String?)]) throws {
+        guard !changes.isEmpty else { return }
+        try write { db in
+            for c in changes {
+                try db.execute(sql: "UPDATE track SET missing_reason = ?, missing_detail = ? WHERE id = ?",
+                               arguments: [c.reason?.rawValue, c.detail, c.trackID])
+            }
+        }
+    }
+
+    // MARK: rescan roots
+
+    public func addLibraryRoot(_ path: String, at now: Date = Date()) throws {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO library_root (path, added_at) VALUES (?, ?)",
+                           arguments: [path, now.timeIntervalSince1970])
+        }
+    }
+
+    public func libraryRoots() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT path FROM library_root ORDER BY path") }
+    }
+
+    // MARK: settings kept in the database
+
+    public func setting(_ key: String) throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setSetting(_ key: String, _ value: String) throws {
+        try write { db in
+            try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        }
+    }
+
+    // MARK: failures
+
+    /// Forgets failures: all, or those of `paths`.
+    @discardableResult
+    public func clearScanFailures(paths: [String]? = nil) throws -> Int {
+        try write { db in
+            guard let paths else {
+                try db.execute(sql: "DELETE FROM scan_failure")
+                return db.changesCount
+            }
+            var n = 0
+            for p in paths {
+                try db.execute(sql: "DELETE FROM scan_failure WHERE path = ?", arguments: [p])
+                n += db.changesCount
+            }
+            return n
+        }
+    }
+}
+
+extension LibraryStore {
+    /// The track a file found at `sourcePath` was imported (or relinked) as, if it still exists.
+    public func importedTrack(sourcePath: String) throws -> LibraryFileRow? {
+        try read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT file.track_id, file.path, file.import_mode, track.source, track.source_id, track.missing_reason
+                FROM import_record JOIN file ON file.track_id = import_record.track_id JOIN track ON track.id = file.track_id
+                WHERE import_record.source_path = ? AND import_record.outcome IN ('imported', 'relinked')
+                """, arguments: [sourcePath]).map {
+                LibraryFileRow(trackID: $0["track_id"], path: $0["path"], source: $0["source"], sourceID: $0["source_id"],
+                               mode: ImportMode(rawValue: $0["import_mode"]) ?? .reference,
+                               missing: ($0["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import CrateCore
+import CrateDomain
+import CrateTestSupport
+import Foundation
+import Testing
+
+extension AppSuites {
+    /// The library from the CLI and through the daemon's API, as users drive it.
+    @Suite struct LibraryAppTests {
+        func curl(_ daemon: Daemon, _ method: String, _ path: String, _ body: String? = nil) throws -> (status: Int, body: String) {
+            var args = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, "http://127.0.0.1:\(daemon.port)/api/v1/\(path)"]
+            if let body { args += ["-H", "Content-Type: application/json", "-d", body] }
+            let out = try Fixture.run("curl", args)
+            let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+            return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+        }
+
+        @Test func importShowsProgressAndFailuresAreListedRetriedAndCleared() throws {
+            let app = try AppHarness()
+            let music = try app.makeMusic()
+            let imported = try app.crate("import", "--progress", music.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stderr.contains("progress: ") && imported.stderr.contains("/6 files"), "\(imported.stderr)")
+            #expect(imported.stdout.contains("copy: 5 imported"))
+            let failures = try app.crate("import", "failures")
+            #expect(failures.stdout.contains("04 broken.flac") && failures.stdout.contains("1 failed"))
+            let retried = try app.crate("import", "failures", "--retry")
+            #expect(retried.stdout.contains("1 failed"))
+            #expect(try app.crate("import", "failures", "--clear").stdout.contains("cleared 1"))
+            #expect(try app.crate("import", "failures").stdout.contains("No failed imports."))
+            let status = try app.crate("library", "status", "--json")
+            #expect(status.stdout.contains("\"importMode\" : \"copy\""), "\(status.stdout)")
+        }
+
+        @Test func editDeleteMissingAndMaintenanceFromTheCLI() throws {
+            let app = try AppHarness()
+            let music = try app.makeMusic()
+            _ = try app.crate("import", music.path)
+            let tracks = try decodeJSON([Track].self, try app.crate("tracks", "record", "--json").stdout)
+            let edit = try app.crate("edit", "\(tracks[0].id)", "--title", "New Name", "--json")
+            #expect(try decodeJSON(Track.self, edit.stdout).title == "New Name")
+            #expect(try app.crate("tracks", "record").stdout.contains("New Name"))
+            #expect(try app.crate("albums", "--json").stdout.contains("\"title\" : \"Record\""))
+            let deleted = try app.crate("delete", "\(tracks[2].id)")
+            #expect(deleted.stdout.contains("deleted 1 library file"))
+            // A copied file removed behind Crate's back is missing after a rescan, then deleted from the list.
+            try FileManager.default.removeItem(atPath: try #require(tracks[1].path))
+            let rescan = try app.crate("rescan")
+            #expect(rescan.stdout.contains("1 newly missing"), "\(rescan.stdout)")
+            #expect(try app.crate("missing").stdout.contains("not_found"))
+            #expect(try app.crate("missing", "delete", "--all").stdout.contains("removed 1 missing track"))
+            #expect(try app.crate("library", "repair").status == 0)
+            #expect(try app.crate("library", "cleanup", "--dry-run").stdout.contains("0 orphaned files"))
+            let bad = try app.crate("edit", "999", "--title", "x")
+            #expect(bad.status != 0 && bad.stderr.contains("no track has id 999"))
+        }
+
+        @Test func daemonScansItsImportFolderAtLaunchAndServesTheLibraryAPI() throws {
+            let app = try AppHarness()
+            let music = try app.makeMusic()
+            let inbox = app.home.appendingPathComponent("data/import", isDirectory: true)
+            try FileManager.default.createDirectory(at: inbox.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: music, to: inbox)
+            let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "null"])
+            defer { daemon.stop() }
+            // Start-up did not wait for the scan; it finishes in the background.
+            var status = try curl(daemon, "GET", "library/status")
+            for _ in 0..<600 where !status.body.contains("\"state\":\"done\"") {
+                usleep(50_000)
+                status = try curl(daemon, "GET", "library/status")
+            }
+            #expect(status.status == 200 && status.body.contains("\"state\":\"done\""), "\(status.body)")
+            let albums = try decodeJSON([Album].self, try curl(daemon, "GET", "albums").body)
+            #expect(albums.map(\.title) == ["Record", "Tape"])
+            // Rescan on demand: a job, reported as accepted; a second one while it runs is refused or done.
+            let rescan = try curl(daemon, "POST", "library/rescan")
+            #expect(rescan.status == 202 && rescan.body.contains("\"kind\":\"rescan\""))
+            // Edits, deletion and failures through the API.
+            let tracks = try decodeJSON([Track].self, try curl(daemon, "GET", "albums/\(albums[0].id)/tracks").body)
+            let patched = try curl(daemon, "PATCH", "tracks/\(tracks[0].id)", #"{"title":"API Title","clear":[]}"#)
+            #expect(patched.status == 200 && patched.body.contains("API Title"), "\(patched.body)")
+            let unknown = try curl(daemon, "DELETE", "tracks/4242")
+            #expect(unknown.status == 404 && unknown.body.contains("not_found"))
+            let gone = try curl(daemon, "DELETE", "tracks/\(tracks[1].id)")
+            #expect(gone.status == 200 && gone.body.contains("deletedFiles"))
+            let failures = try curl(daemon, "GET", "library/failures")
+            #expect(failures.body.contains("04 broken.flac"))
+            #expect(try curl(daemon, "GET", "library/missing").body == "[]")
+            #expect(try curl(daemon, "GET", "artwork/\(String(repeating: "0", count: 64))").status == 404)
+            for _ in 0..<600 where try curl(daemon, "GET", "library/status").body.contains("\"state\":\"running\"") { usleep(50_000) }
+            #expect(daemon.text.contains("rescan"))
+        }
+    }
+}
