@@ -8,8 +8,8 @@ public enum PictureBlock {
     /// The ID3v2/FLAC picture type "Cover (front)".
     public static let frontCover: UInt32 = 3
 
-    /// Longest METADATA_BLOCK_PICTURE value worth decoding: the base64 of a largest picture plus 64 KiB of
-    /// MIME type and description. Longer ones are skipped unread.
+    /// Longest METADATA_BLOCK_PICTURE value decoders look at: the base64 of a largest picture plus 64 KiB of
+    /// MIME type and description. Longer ones are skipped unread (opusfile would decode them whole first).
     public static let maximumBase64Length = (EmbeddedPicture.maximumBytes + (64 << 10) + 2) / 3 * 4
 
     /// The picture in a binary block, or nil when the block is damaged or the picture is not a usable
@@ -27,7 +27,8 @@ public enum PictureBlock {
 
     /// Same, reading the comment where the codec library keeps it, so the base64 text is not copied.
     public static func fromBase64Comment(_ bytes: UnsafeRawBufferPointer) -> (type: UInt32, picture: EmbeddedPicture)? {
-        guard let source = Base64Bytes(value(ofComment: bytes) ?? bytes) else { return nil }
+        // The fields the parser skips are checked too: a bad character anywhere means a damaged comment.
+        guard let source = Base64Bytes(value(ofComment: bytes) ?? bytes), source.isWellFormed else { return nil }
         return parse(source)
     }
 
@@ -165,14 +166,21 @@ private struct Base64Bytes: ByteSource {
         count = length / 4 * 3 + max(0, length % 4 - 1)
     }
 
+    /// Every character is in the alphabet.
+    var isWellFormed: Bool {
+        let alphabet = Self.alphabet
+        return text.allSatisfy { alphabet[Int($0)] != 0xFF }
+    }
+
     func copy(_ range: Range<Int>, into out: UnsafeMutableRawBufferPointer) -> Bool {
+        let alphabet = Self.alphabet
         var position = range.lowerBound, written = 0
         while position < range.upperBound {
             let group = position / 3
             let first = group * 4, end = min(first + 4, text.count)
             var bits: UInt32 = 0
             for i in first..<end {
-                let value = Self.alphabet[Int(text[i])]
+                let value = alphabet[Int(text[i])]
                 guard value != 0xFF else { return false }
                 bits = bits << 6 | UInt32(value)
             }

@@ -15,28 +15,8 @@ public struct FLACDecoderPlugin: DecoderPlugin {
 
     public func probe(_ url: URL) throws -> ProbedFile {
         _ = try AudioFileCheck.readableSize(url)
-        // The level-0 metadata API reads just the header blocks.
-        var block = FLAC__StreamMetadata()
-        guard FLAC__metadata_get_streaminfo(url.path, &block) != 0, block.type == FLAC__METADATA_TYPE_STREAMINFO else {
-            throw DecodeError(url: url, reason: "not a FLAC file")
-        }
-        let info = try FLACAudioDecoder.streamInfo(block.data.stream_info, url: url)
-
-        var mapper = TagMapper()
-        var comments: UnsafeMutablePointer<FLAC__StreamMetadata>?
-        // False with no block at all is simply an untagged file.
-        if FLAC__metadata_get_tags(url.path, &comments) != 0, let comments {
-            defer { FLAC__metadata_object_delete(comments) }
-            let vc = comments.pointee.data.vorbis_comment
-            if let entries = vc.comments {
-                for i in 0..<Int(vc.num_comments) {
-                    guard let entry = entries[i].entry, entries[i].length > 0 else { continue }
-                    // Entries are length-delimited UTF-8.
-                    mapper.vorbisComment(String(decoding: UnsafeBufferPointer(start: entry, count: Int(entries[i].length)),
-                                                as: UTF8.self))
-                }
-            }
-        }
+        let metadata = try Self.readMetadata(url)
+        let info = try FLACAudioDecoder.streamInfo(metadata.streamInfo, url: url)
 
         // The header says nothing about whether the audio is all there; seeking to the last
         // sample does, cheaply (a few frames are read, not the whole file).
@@ -44,7 +24,66 @@ public struct FLACDecoderPlugin: DecoderPlugin {
             let decoder = try FLACAudioDecoder(url: url)
             try decoder.checkReaches(frame: frames - 1)
         }
-        return ProbedFile(tags: mapper.tags, info: info)
+        return ProbedFile(tags: metadata.tags, info: info, picture: metadata.picture)
+    }
+
+    /// One pass over the header blocks with libFLAC's level-1 iterator, which reads only the blocks asked
+    /// for: STREAMINFO, the first VORBIS_COMMENT, and PICTUREs until a front cover turns up.
+    static func readMetadata(_ url: URL) throws -> (streamInfo: FLAC__StreamMetadata_StreamInfo, tags: TrackTags,
+                                                   picture: EmbeddedPicture?) {
+        guard let iterator = FLAC__metadata_simple_iterator_new() else {
+            throw DecodeError(url: url, reason: "cannot read the FLAC header: out of memory")
+        }
+        defer { FLAC__metadata_simple_iterator_delete(iterator) }
+        // Read-only; false also for a file that does not start with a FLAC (or ID3v2 + FLAC) header.
+        guard FLAC__metadata_simple_iterator_init(iterator, url.path, 1, 0) != 0 else {
+            throw DecodeError(url: url, reason: "not a FLAC file")
+        }
+        var streamInfo: FLAC__StreamMetadata_StreamInfo?
+        var mapper: TagMapper?
+        var cover = CoverChoice()
+        var index = 0
+        repeat {
+            defer { index += 1 }
+            let type = FLAC__metadata_simple_iterator_get_block_type(iterator)
+            let wanted = (type == FLAC__METADATA_TYPE_STREAMINFO && streamInfo == nil)
+                || (type == FLAC__METADATA_TYPE_VORBIS_COMMENT && mapper == nil)
+                || (type == FLAC__METADATA_TYPE_PICTURE && !cover.isSettled)
+            guard wanted else { continue }
+            guard let block = FLAC__metadata_simple_iterator_get_block(iterator) else {
+                // A block libFLAC cannot read (lengths past its end) is skipped: the others are still good.
+                // The failed read leaves the file position inside the block, and `next` moves relative to
+                // it, so start again and step back to this block.
+                guard FLAC__metadata_simple_iterator_init(iterator, url.path, 1, 0) != 0,
+                      (0..<index).allSatisfy({ _ in FLAC__metadata_simple_iterator_next(iterator) != 0 }) else { break }
+                continue
+            }
+            defer { FLAC__metadata_object_delete(block) }
+            switch type {
+            case FLAC__METADATA_TYPE_STREAMINFO: streamInfo = block.pointee.data.stream_info
+            case FLAC__METADATA_TYPE_VORBIS_COMMENT: mapper = tags(block.pointee.data.vorbis_comment)
+            default:
+                let picture = block.pointee.data.picture
+                cover.consider(type: picture.type.rawValue) {
+                    guard let data = picture.data else { return nil }
+                    return EmbeddedPicture(copying: UnsafeRawBufferPointer(start: data, count: Int(picture.data_length)))
+                }
+            }
+        } while FLAC__metadata_simple_iterator_next(iterator) != 0
+        guard let streamInfo else { throw DecodeError(url: url, reason: "not a FLAC file") }
+        return (streamInfo, (mapper ?? TagMapper()).tags, cover.picture)
+    }
+
+    private static func tags(_ vc: FLAC__StreamMetadata_VorbisComment) -> TagMapper {
+        var mapper = TagMapper()
+        guard let entries = vc.comments else { return mapper }
+        for i in 0..<Int(vc.num_comments) {
+            guard let entry = entries[i].entry, entries[i].length > 0 else { continue }
+            // Entries are length-delimited UTF-8.
+            mapper.vorbisComment(String(decoding: UnsafeBufferPointer(start: entry, count: Int(entries[i].length)),
+                                        as: UTF8.self))
+        }
+        return mapper
     }
 
     public func open(_ url: URL) throws -> any AudioDecoder {

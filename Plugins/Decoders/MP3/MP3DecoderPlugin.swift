@@ -17,8 +17,8 @@ public struct MP3DecoderPlugin: DecoderPlugin {
     }
 
     public func probe(_ url: URL) throws -> ProbedFile {
-        let decoder = try MP3AudioDecoder(url: url)
-        return ProbedFile(tags: decoder.tags(), info: decoder.info)
+        let decoder = try MP3AudioDecoder(url: url, keepingPictures: true)
+        return ProbedFile(tags: decoder.tags(), info: decoder.info, picture: decoder.picture())
     }
 
     public func open(_ url: URL) throws -> any AudioDecoder {
@@ -43,7 +43,9 @@ public final class MP3AudioDecoder: AudioDecoder {
     /// frames costs about a millisecond.
     static let seekPreFrames = 32
 
-    init(url: URL) throws {
+    /// `keepingPictures` makes mpg123 keep the ID3v2 pictures (APIC) for `picture()`; off for playback,
+    /// which has no use for them.
+    init(url: URL, keepingPictures: Bool = false) throws {
         _ = try AudioFileCheck.readableSize(url)
         guard mpg123Library == MPG123_OK.rawValue else {
             throw DecodeError(url: url, reason: "libmpg123 failed to initialise")
@@ -59,8 +61,10 @@ public final class MP3AudioDecoder: AudioDecoder {
         func failure(_ what: String) -> DecodeError {
             DecodeError(url: url, reason: "\(what): \(String(cString: mpg123_strerror(handle)))")
         }
-        // Gapless is on by default in current builds; QUIET keeps garbage files from printing to stderr.
-        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue), 0)
+        // Gapless is on by default in current builds; QUIET keeps garbage files from printing to stderr;
+        // PICTURE stores APIC frames, which mpg123 otherwise skips.
+        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | (keepingPictures ? MPG123_PICTURE.rawValue : 0)
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0)
         mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPreFrames, 0)
         // Float output must be the only format allowed before the first frame is decoded: set after
         // mpg123_getformat, it is ignored for the stream already set up. So allow 32-bit float at
@@ -146,6 +150,23 @@ public final class MP3AudioDecoder: AudioDecoder {
             if v1.comment.28 == 0, v1.comment.29 != 0 { mapper.id3Frame("TRCK", String(UInt8(bitPattern: v1.comment.29))) }
         }
         return mapper.tags
+    }
+
+    /// The ID3v2 front cover (APIC type 3), else the first picture; nil unless opened `keepingPictures`.
+    func picture() -> EmbeddedPicture? {
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue, let v2 = v2?.pointee,
+              let pictures = v2.picture else { return nil }
+        var cover = CoverChoice()
+        for i in 0..<v2.pictures where !cover.isSettled {
+            let picture = pictures[i]
+            cover.consider(type: UInt32(UInt8(bitPattern: picture.type))) {
+                guard let data = picture.data else { return nil }
+                return EmbeddedPicture(copying: UnsafeRawBufferPointer(start: data, count: picture.size))
+            }
+        }
+        return cover.picture
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {

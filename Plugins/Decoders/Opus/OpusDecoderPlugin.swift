@@ -16,7 +16,7 @@ public struct OpusDecoderPlugin: DecoderPlugin {
 
     public func probe(_ url: URL) throws -> ProbedFile {
         let decoder = try OpusAudioDecoder(url: url)
-        return ProbedFile(tags: decoder.tags(), info: decoder.info)
+        return ProbedFile(tags: decoder.tags(), info: decoder.info, picture: decoder.picture())
     }
 
     public func open(_ url: URL) throws -> any AudioDecoder {
@@ -95,6 +95,32 @@ public final class OpusAudioDecoder: AudioDecoder {
         }
         return mapper.tags
     }
+
+    /// The first link's front cover, else its first picture, from METADATA_BLOCK_PICTURE comments decoded by
+    /// opusfile. A comment opusfile cannot parse is skipped: tags and audio are still good.
+    func picture() -> EmbeddedPicture? {
+        guard let tags = op_tags(file, 0) else { return nil }
+        var cover = CoverChoice()
+        for i in 0..<opus_tags_query_count(tags, Self.pictureTag) where !cover.isSettled {
+            guard let comment = opus_tags_query(tags, Self.pictureTag, i) else { continue }
+            let text = UnsafeRawBufferPointer(start: comment, count: strlen(comment))
+            // The type sits in the first few characters: a picture that could not win is not decoded at all.
+            guard text.count <= PictureBlock.maximumBase64Length,
+                  let type = PictureBlock.type(ofBase64Comment: text), cover.wants(type: type) else { continue }
+            var tag = OpusPictureTag()
+            opus_picture_tag_init(&tag)
+            guard opus_picture_tag_parse(&tag, comment) == 0 else { continue }
+            defer { opus_picture_tag_clear(&tag) }
+            cover.consider(type: UInt32(bitPattern: tag.type)) {
+                // A URL ("-->" MIME type) or a GIF is refused here, by its bytes.
+                guard let data = tag.data else { return nil }
+                return EmbeddedPicture(copying: UnsafeRawBufferPointer(start: data, count: Int(tag.data_length)))
+            }
+        }
+        return cover.picture
+    }
+
+    private static let pictureTag = "METADATA_BLOCK_PICTURE"
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let channels = info.channels

@@ -14,7 +14,7 @@ public struct VorbisDecoderPlugin: DecoderPlugin {
 
     public func probe(_ url: URL) throws -> ProbedFile {
         let decoder = try VorbisAudioDecoder(url: url)
-        return ProbedFile(tags: decoder.tags(), info: decoder.info)
+        return ProbedFile(tags: decoder.tags(), info: decoder.info, picture: decoder.picture())
     }
 
     public func open(_ url: URL) throws -> any AudioDecoder {
@@ -88,6 +88,23 @@ public final class VorbisAudioDecoder: AudioDecoder {
             mapper.vorbisComment(String(decoding: bytes, as: UTF8.self))
         }
         return mapper.tags
+    }
+
+    /// The first link's front cover, else its first picture, from METADATA_BLOCK_PICTURE comments. libvorbis
+    /// leaves their base64 FLAC PICTURE blocks undecoded; `PictureBlock` decodes them straight from its
+    /// memory, and only the one chosen by type. A damaged one is skipped: tags and audio are still good.
+    func picture() -> EmbeddedPicture? {
+        guard let vc = ov_comment(file, 0)?.pointee, let comments = vc.user_comments,
+              let lengths = vc.comment_lengths else { return nil }
+        var cover = CoverChoice()
+        for i in 0..<Int(max(0, vc.comments)) where !cover.isSettled {
+            guard let entry = comments[i], lengths[i] > 0,
+                  let value = PictureBlock.value(ofComment: UnsafeRawBufferPointer(start: entry, count: Int(lengths[i]))),
+                  value.count <= PictureBlock.maximumBase64Length,
+                  let type = PictureBlock.type(ofBase64Comment: value) else { continue }
+            cover.consider(type: type) { PictureBlock.fromBase64Comment(value)?.picture }
+        }
+        return cover.picture
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {

@@ -16,7 +16,9 @@ import Testing
         let cover = f.dir.appendingPathComponent("cover.jpg")
         try jpeg(cover, color: "red")
         for n in 1...3 {
-            try Fixture.run("metaflac", ["--import-picture-from=3|image/jpeg|||\(cover.path)", album.appendingPathComponent("0\(n).flac").path])
+            try PictureFixture.encode(.flac, to: album.appendingPathComponent("0\(n).flac"), frames: 8000 + n * 100,
+                                      tags: ["title": "Record \(n)", "artist": "Band", "album": "Record", "track": "\(n)"],
+                                      pictures: [(cover, PictureFixture.frontCover)])
         }
         let runtime = try f.runtime()
         _ = try runtime.library.importPaths([f.music.path], mode: .reference)
