@@ -41,8 +41,7 @@ let package = Package(
         system("CMpg123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
         system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
-        system("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg62-turbo-dev"),
-        system("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        .target(name: "CImageShim", path: "Plugins/System/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Core modules.
         .target(name: "CrateDomain", path: "Modules/CrateDomain", swiftSettings: strict),
@@ -54,7 +53,7 @@ let package = Package(
             "LocalFilesSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
             "PulseAudioOutput", "WAVFileOutput", "NullOutput",
-            "CJPEG", "CPNG",
+            "CImageShim",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Logging", package: "swift-log"),
