@@ -90,7 +90,7 @@ let package = Package(
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
                                   "WAVFileOutput", "NullOutput"]),
         tests("CrateCoreTests", ["CrateCore", .product(name: "GRDB", package: "GRDB.swift")]),
-        tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder"]),
+        tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
         tests("VorbisDecoderTests", ["VorbisDecoder"]),
         tests("MP3DecoderTests", ["MP3Decoder"]),

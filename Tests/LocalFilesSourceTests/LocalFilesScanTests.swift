@@ -78,6 +78,9 @@ import WAVDecoder
         #expect(batches.flatMap(\.tracks).map(\.title) == ["Good"])
         #expect(Set(failures.keys) == ["empty.flac", "noise.mp3", "truncated.flac", "dangling.flac"])
         #expect(failures.values.allSatisfy { !$0.isEmpty })
+        #expect(failures["empty.flac"] == "file is empty")
+        #expect(failures["dangling.flac"] == "broken symbolic link to /nonexistent/file.flac")
+        #expect(failures["truncated.flac"]?.hasPrefix("truncated") == true)
         #expect(summary.failures == 4)
     }
 

@@ -1,100 +1,121 @@
 import CrateDomain
-import Foundation
+import Glibc
 
-/// Depth-first walk that reads one folder at a time, so a batch never holds more than one folder's tracks.
-/// Hidden files and folders are skipped; symlinked folders are followed once (a loop is visited once).
+/// Depth-first walk over the folders under a root with opendir/readdir, one folder at a time.
+/// Iterative (an explicit stack), so a deep tree cannot overflow the thread's stack; a folder comes
+/// before its subfolders, and names go in byte order. Hidden entries are skipped. Symbolic links to
+/// folders are followed, but every folder is visited once, by (device, inode): a link back to an
+/// ancestor is not walked again, and the first path to reach a folder is the one used.
 struct FolderWalker {
-    let root: URL
-    let decoders: DecoderRegistry
-    private let suffixes: Set<String>
-    private var summary = ScanSummary()
-    private var visited = Set<String>()
+    private var stack: [String]
+    private var visited = Set<FolderID>()
 
-    init(root: URL, decoders: DecoderRegistry) {
-        self.root = root
-        self.decoders = decoders
-        self.suffixes = decoders.suffixes
+    init(root: String) {
+        stack = [root]
     }
 
-    private static let keys: [URLResourceKey] = [.isDirectoryKey, .isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+    private struct FolderID: Hashable {
+        var device: UInt64
+        var inode: UInt64
 
-    mutating func run(_ onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir) else {
-            throw LocalFilesError.notFound(path: root.path)
+        init(_ st: stat) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
         }
-        if !isDir.boolValue {
-            // A single file: scanned as a folder of one.
-            try onBatch(scanFolder(root.deletingLastPathComponent(), files: [root], failures: []))
-            return summary
-        }
-        var stack = [root]
-        while let folder = stack.popLast() {
-            guard visited.insert(folder.resolvingSymlinksInPath().path).inserted else { continue }
-            summary.folders += 1
-            let entries: [URL]
-            do {
-                entries = try FileManager.default.contentsOfDirectory(
-                    at: folder, includingPropertiesForKeys: Self.keys, options: [.skipsHiddenFiles])
-            } catch {
-                summary.failures += 1
-                try onBatch(ScanBatch(folder: folder.path, tracks: [],
-                                      failures: [ScanFailure(path: folder.path, reason: "cannot list folder: \(Self.reason(error))")]))
+    }
+
+    /// Calls `visit` once per folder. A folder that cannot be listed is visited with one failure and no files.
+    mutating func walk(_ visit: (FolderListing) throws -> Void) rethrows {
+        while let path = stack.popLast() {
+            let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let code = errno
+                // Still keyed by identity when stat can tell, so a link to an unreadable folder fails once.
+                var st = stat()
+                if stat(path, &st) == 0, !visited.insert(FolderID(st)).inserted { continue }
+                try visit(FolderListing(path: path, fd: -1, failures: [
+                    ScanFailure(path: path, reason: "cannot list this folder: " + FileProblem.describe(code, path: path)),
+                ]))
                 continue
             }
-            var files: [URL] = []
-            var subfolders: [URL] = []
-            for entry in entries.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {
-                let values = try? entry.resourceValues(forKeys: Set(Self.keys))
-                if values?.isDirectory == true {
-                    subfolders.append(entry)
+            var st = stat()
+            guard fstat(fd, &st) == 0, visited.insert(FolderID(st)).inserted else {
+                close(fd)
+                continue
+            }
+            // fdopendir owns the descriptor from here: closedir closes it.
+            guard let dir = fdopendir(fd) else {
+                let code = errno
+                close(fd)
+                try visit(FolderListing(path: path, fd: -1, failures: [
+                    ScanFailure(path: path, reason: "cannot list this folder: " + FileProblem.describe(code, path: path)),
+                ]))
+                continue
+            }
+            defer { closedir(dir) }
+            let (listing, subfolders) = Self.read(dir, fd: fd, path: path)
+            // Reversed, so the stack pops them in name order.
+            stack.append(contentsOf: subfolders.reversed())
+            try visit(listing)
+        }
+    }
+
+    /// Reads all entries of an open folder: non-folders into the listing, folders as paths to walk.
+    private static func read(_ dir: OpaquePointer, fd: Int32, path: String) -> (FolderListing, [String]) {
+        var listing = FolderListing(path: path, fd: fd)
+        var entries: [(name: [UInt8], type: UInt8)] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                let code = errno
+                if code != 0 {
+                    listing.failures.append(ScanFailure(
+                        path: path, reason: "cannot list all of this folder: " + FileProblem.describe(code, path: path)))
+                }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            // Also drops "." and "..".
+            guard !name.isEmpty, !FileName.isHidden(name) else { continue }
+            entries.append((name, entry.pointee.d_type))
+        }
+        entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+
+        var subfolders: [String] = []
+        for (name, type) in entries {
+            var status: FileEntry.Status?
+            var isFolder = Int(type) == Int(DT_DIR)
+            if Int(type) == Int(DT_LNK) || Int(type) == Int(DT_UNKNOWN) {
+                // Only a stat says where a link leads, or what an entry of unknown type is.
+                var st = stat()
+                let cName = name.map { CChar(bitPattern: $0) } + [0]
+                if fstatat(fd, cName, &st, 0) == 0 {
+                    isFolder = (st.st_mode & S_IFMT) == S_IFDIR
+                    status = .stat(st)
                 } else {
-                    summary.filesSeen += 1
-                    if suffixes.contains(entry.pathExtension.lowercased()) {
-                        files.append(entry)
-                    } else {
-                        summary.skipped += 1
-                    }
+                    status = .failed(errno: errno)
                 }
             }
-            // Reversed so the stack pops folders in name order.
-            stack.append(contentsOf: subfolders.reversed())
-            if !files.isEmpty { try onBatch(scanFolder(folder, files: files, failures: [])) }
-        }
-        return summary
-    }
-
-    /// Probes each file of one folder and resolves their albums together (the folder decides
-    /// the majority artist of untagged albums).
-    private mutating func scanFolder(_ folder: URL, files: [URL], failures: [ScanFailure]) -> ScanBatch {
-        var failures = failures
-        var read: [(url: URL, probe: ProbedFile, size: Int64, modified: Date)] = []
-        for url in files {
-            do {
-                let probe = try decoders.probe(url)
-                let values = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
-                read.append((url, probe, Int64(values?.fileSize ?? 0), values?.contentModificationDate ?? Date()))
-            } catch {
-                failures.append(ScanFailure(path: url.path, reason: Self.reason(error)))
+            guard isFolder else {
+                listing.files.append(FileEntry(name: name, in: path, type: type, status: status))
+                continue
+            }
+            if let text = FileName.string(name) {
+                let folder = FileName.join(path, text)
+                // The decoders and the player open files by path, so files below this could never play.
+                if folder.utf8.count < FileProblem.pathMax {
+                    subfolders.append(folder)
+                } else {
+                    listing.failures.append(ScanFailure(path: folder, reason: "cannot list this folder: " + FileProblem.pathTooLong(folder)))
+                }
+            } else {
+                listing.failures.append(ScanFailure(
+                    path: FileName.join(path, FileName.escaped(name)),
+                    reason: "folder name is not valid UTF-8; rename it to import what it holds"))
             }
         }
-        let albums = AlbumGrouping.keys(for: read.map(\.probe.tags), folder: folder)
-        let tracks = zip(read, albums).map { file, album in
-            let tags = file.probe.tags
-            return ScannedTrack(
-                ref: LocalFilesSource.ref(forPath: file.url.path), path: file.url.path, size: file.size,
-                modified: file.modified, tags: tags, info: file.probe.info,
-                title: tags.title ?? file.url.deletingPathExtension().lastPathComponent,
-                artist: tags.artist ?? tags.albumArtist ?? AlbumGrouping.unknownArtist,
-                album: album)
-        }
-        summary.tracksRead += tracks.count
-        summary.failures += failures.count
-        return ScanBatch(folder: folder.path, tracks: tracks, failures: failures)
-    }
-
-    /// The failure's reason without the path, which the failure record already holds.
-    static func reason(_ error: any Error) -> String {
-        (error as? DecodeError)?.reason ?? ErrorText.describe(error)
+        return (listing, subfolders)
     }
 }

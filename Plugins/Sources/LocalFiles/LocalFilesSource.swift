@@ -1,5 +1,6 @@
 import CrateDomain
 import Foundation
+import Glibc
 
 /// Music files on this machine, under the `file:` scheme. A track's id is its absolute path.
 /// Scanning happens in place (reference mode): nothing is copied or changed.
@@ -19,9 +20,43 @@ public struct LocalFilesSource: ScanningSource {
 
     public func scan(_ root: URL, decoders: DecoderRegistry, options: ScanOptions,
                      onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary {
-        var walker = FolderWalker(root: root.standardizedFileURL, decoders: decoders)
-        return try walker.run(onBatch)
+        let path = root.standardizedFileURL.path
+        let scanner = FolderScanner(decoders: decoders, options: options)
+        var summary = ScanSummary()
+        guard try Self.isFolder(path) else {
+            // A single file is a folder of one, whatever its suffix: the user named it.
+            let listing = FolderListing(path: folderOf(path), fd: AT_FDCWD, files: [FileEntry(absolutePath: path)])
+            if let batch = scanner.scan(listing, into: &summary, everyFile: true) { try onBatch(batch) }
+            return summary
+        }
+        var walker = FolderWalker(root: path)
+        try walker.walk { listing in
+            if let batch = scanner.scan(listing, into: &summary) { try onBatch(batch) }
+        }
+        return summary
     }
 
-    public func census(_ root: URL, decoders: DecoderRegistry) -> Int { 0 }
+    public func census(_ root: URL, decoders: DecoderRegistry) -> Int {
+        let path = root.standardizedFileURL.path
+        guard let folder = try? Self.isFolder(path) else { return 0 }
+        guard folder else { return 1 }
+        let suffixes = decoders.suffixes
+        var count = 0
+        var walker = FolderWalker(root: path)
+        walker.walk { listing in
+            count += listing.files.count { FileName.isCandidate($0.name, suffixes: suffixes) }
+        }
+        return count
+    }
+
+    /// Whether the root is a folder (following links); throws when it is missing or cannot be looked at.
+    private static func isFolder(_ path: String) throws -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw LocalFilesError.notFound(path: path) }
+            throw LocalFilesError.unreadable(path: path, reason: FileProblem.describe(code, path: path))
+        }
+        return (st.st_mode & S_IFMT) == S_IFDIR
+    }
 }
