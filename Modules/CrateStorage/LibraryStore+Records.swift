@@ -25,26 +25,6 @@ extension LibraryStore {
         }
     }
 
-    /// Library files whose partial content hash and size equal these.
-    public func filesMatching(contentHash: String, size: Int64) throws -> [LibraryFileMatch] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT file.track_id, file.path, file.import_mode, track.duration, track.missing_reason
-                FROM file JOIN track ON track.id = file.track_id
-                WHERE file.content_hash = ? AND file.size = ?
-                """, arguments: [contentHash, size]).map {
-                LibraryFileMatch(trackID: $0["track_id"], path: $0["path"], duration: $0["duration"],
-                                 mode: ImportMode(rawValue: $0["import_mode"]) ?? .reference,
-                                 missing: ($0["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
-            }
-        }
-    }
-
-    /// The track whose library file is at `path`.
-    public func trackID(atPath path: String) throws -> Int64? {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT track_id FROM file WHERE path = ?", arguments: [path]) }
-    }
-
     /// Every library file, `limit` at a time after `afterTrackID` (keyset paging keeps memory bounded).
     public func libraryFiles(after afterTrackID: Int64 = 0, limit: Int = 1000) throws -> [LibraryFileRow] {
         try read { db in
@@ -52,11 +32,7 @@ extension LibraryStore {
                 SELECT file.track_id, file.path, file.import_mode, track.source, track.source_id, track.missing_reason
                 FROM file JOIN track ON track.id = file.track_id
                 WHERE file.track_id > ? ORDER BY file.track_id LIMIT ?
-                """, arguments: [afterTrackID, limit]).map {
-                LibraryFileRow(trackID: $0["track_id"], path: $0["path"], source: $0["source"], sourceID: $0["source_id"],
-                               mode: ImportMode(rawValue: $0["import_mode"]) ?? .reference,
-                               missing: ($0["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
-            }
+                """, arguments: [afterTrackID, limit]).map(Self.fileRow)
         }
     }
 
@@ -117,19 +93,51 @@ extension LibraryStore {
     }
 }
 
+/// What the library already knows about one file an import is looking at.
+public struct ImportLookup: Sendable {
+    /// The track whose library file is at this very path (a changed file being re-read).
+    public var trackAtPath: Int64?
+    /// The track a file found at this path was imported or relinked as before (its copy, for the copy modes).
+    public var importedAs: LibraryFileRow?
+    /// Library files with the same partial content hash and size.
+    public var matches: [LibraryFileMatch]
+}
+
 extension LibraryStore {
-    /// The track a file found at `sourcePath` was imported (or relinked) as, if it still exists.
-    public func importedTrack(sourcePath: String) throws -> LibraryFileRow? {
+    /// The lookups an import makes for a folder's files, in one read transaction with cached statements.
+    public func importLookups(_ files: [(path: String, contentHash: String?, size: Int64)]) throws -> [ImportLookup] {
         try read { db in
-            try Row.fetchOne(db, sql: """
+            let atPath = try db.cachedStatement(sql: "SELECT track_id FROM file WHERE path = ?")
+            let imported = try db.cachedStatement(sql: """
                 SELECT file.track_id, file.path, file.import_mode, track.source, track.source_id, track.missing_reason
                 FROM import_record JOIN file ON file.track_id = import_record.track_id JOIN track ON track.id = file.track_id
                 WHERE import_record.source_path = ? AND import_record.outcome IN ('imported', 'relinked')
-                """, arguments: [sourcePath]).map {
-                LibraryFileRow(trackID: $0["track_id"], path: $0["path"], source: $0["source"], sourceID: $0["source_id"],
-                               mode: ImportMode(rawValue: $0["import_mode"]) ?? .reference,
-                               missing: ($0["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
+                """)
+            let matching = try db.cachedStatement(sql: """
+                SELECT file.track_id, file.path, file.import_mode, track.duration, track.missing_reason
+                FROM file JOIN track ON track.id = file.track_id
+                WHERE file.content_hash = ? AND file.size = ?
+                """)
+            return try files.map { file in
+                let trackAtPath = try Int64.fetchOne(atPath, arguments: [file.path])
+                let importedAs = try Row.fetchOne(imported, arguments: [file.path]).map(Self.fileRow)
+                let matches = try file.contentHash.map { hash in
+                    try Row.fetchAll(matching, arguments: [hash, file.size]).map(Self.fileMatch)
+                } ?? []
+                return ImportLookup(trackAtPath: trackAtPath, importedAs: importedAs, matches: matches)
             }
         }
+    }
+
+    static func fileRow(_ row: Row) -> LibraryFileRow {
+        LibraryFileRow(trackID: row["track_id"], path: row["path"], source: row["source"], sourceID: row["source_id"],
+                       mode: ImportMode(rawValue: row["import_mode"]) ?? .reference,
+                       missing: (row["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
+    }
+
+    static func fileMatch(_ row: Row) -> LibraryFileMatch {
+        LibraryFileMatch(trackID: row["track_id"], path: row["path"], duration: row["duration"],
+                         mode: ImportMode(rawValue: row["import_mode"]) ?? .reference,
+                         missing: (row["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
     }
 }

@@ -117,6 +117,8 @@ struct ImportRun {
             report.add(failure: failure)
             service.logger.warning("import: \(failure.path): \(failure.reason)")
         }
+        var tracks: [ScannedTrack] = []
+        var hashes: [String?] = []
         for scanned in batch.tracks {
             var track = scanned
             if track.artworkHash == nil, let image = batch.folderImage {
@@ -124,17 +126,23 @@ struct ImportRun {
                 track.artworkHash = folderArt ?? nil
             }
             do {
-                if let entry = try decide(track, mode: mode, seen: &seen, report: &report, out: &out) {
+                hashes.append(try ContentHash.partial(track.path, size: track.size))
+                tracks.append(track)
+            } catch {
+                fail(track, error, into: &out, report: &report)
+            }
+        }
+        let lookups = try service.store.importLookups(zip(tracks, hashes).map { ($0.path, $1, $0.size) })
+        for (i, track) in tracks.enumerated() {
+            do {
+                if let entry = try decide(track, hash: hashes[i], lookups[i], mode: mode, seen: &seen, report: &report, out: &out) {
                     out.entries.append(entry)
                     if entry.mode == .copyThenDelete, entry.track.path != entry.originalPath {
                         if deleteOriginals { deletions.append(entry.originalPath) } else { report.originalsKept += 1 }
                     }
                 }
             } catch {
-                let failure = ScanFailure(path: track.path, reason: ErrorText.describe(error))
-                out.failures.append(FailedFile(failure: failure, stamp: track.stamp))
-                report.add(failure: failure)
-                service.logger.warning("import: \(failure.path): \(failure.reason)")
+                fail(track, error, into: &out, report: &report)
             }
         }
         out.artwork = service.artwork.drain()
@@ -147,22 +155,27 @@ struct ImportRun {
         }
     }
 
-    private func decide(_ track: ScannedTrack, mode: ImportMode, seen: inout [String: String],
-                        report: inout ImportReport, out: inout ImportBatch) throws -> LibraryEntry? {
-        let store = service.store
+    private func fail(_ track: ScannedTrack, _ error: any Error, into out: inout ImportBatch, report: inout ImportReport) {
+        let failure = ScanFailure(path: track.path, reason: ErrorText.describe(error))
+        out.failures.append(FailedFile(failure: failure, stamp: track.stamp))
+        report.add(failure: failure)
+        service.logger.warning("import: \(failure.path): \(failure.reason)")
+    }
+
+    private func decide(_ track: ScannedTrack, hash: String?, _ lookup: ImportLookup, mode: ImportMode,
+                        seen: inout [String: String], report: inout ImportReport, out: inout ImportBatch) throws -> LibraryEntry? {
         // A file the library already has at this path (a changed reference file): update it in place.
-        if try store.trackID(atPath: track.path) != nil {
+        if lookup.trackAtPath != nil {
             report.updated += 1
             return LibraryEntry(track: track, mode: .reference, originalPath: track.path, originalStamp: track.stamp,
-                                contentHash: try ContentHash.partial(track.path, size: track.size))
+                                contentHash: hash)
         }
         // A changed original of a copy: copy it again over the library's file, keeping the track.
-        if let previous = try store.importedTrack(sourcePath: track.path), previous.mode.copiesFiles,
-           service.managed.contains(previous.path) {
+        if let previous = lookup.importedAs, previous.mode.copiesFiles, service.managed.contains(previous.path) {
             report.updated += 1
             return try copied(track, mode: previous.mode, to: URL(fileURLWithPath: previous.path), replace: true)
         }
-        let hash = try ContentHash.partial(track.path, size: track.size)
+        guard let hash else { throw LibraryError.io(path: track.path, action: "hash", reason: "no content hash") }
         if let first = seen[hash] {
             report.add(duplicate: DuplicateFile(path: track.path, stamp: track.stamp, existingTrackID: nil, existingPath: first))
             out.duplicates.append(DuplicateFile(path: track.path, stamp: track.stamp, existingTrackID: nil, existingPath: first))
@@ -171,8 +184,7 @@ struct ImportRun {
         seen[hash] = track.path
         // Same partial hash and size; the duration guards against hash collisions of look-alike files.
         let duration = track.info.duration ?? 0
-        if let match = try store.filesMatching(contentHash: hash, size: track.size)
-            .first(where: { duration == 0 || $0.duration == 0 || abs($0.duration - duration) < 0.5 }) {
+        if let match = lookup.matches.first(where: { duration == 0 || $0.duration == 0 || abs($0.duration - duration) < 0.5 }) {
             if match.missing == nil && FileManager.default.fileExists(atPath: match.path) {
                 let dup = DuplicateFile(path: track.path, stamp: track.stamp, existingTrackID: match.trackID, existingPath: match.path)
                 report.add(duplicate: dup)
