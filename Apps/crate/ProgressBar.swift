@@ -22,7 +22,10 @@ struct ProgressBar {
         last = now
         let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
         let eta = rate > 0 ? Double(max(0, p.total - p.done)) / rate : 0
-        let counts = "\(p.done)/\(p.total) files  \(Int(rate.rounded())) files/s  ETA \(clock(eta))"
+        // A total of 0: the files are still being counted.
+        let counts = p.total > 0
+            ? "\(p.done)/\(p.total) files  \(Int(rate.rounded())) files/s  ETA \(clock(eta))"
+            : "\(p.done) files  \(Int(rate.rounded())) files/s"
         switch style {
         case .bar:
             let width = 30

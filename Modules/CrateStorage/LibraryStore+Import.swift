@@ -20,8 +20,8 @@ extension LibraryStore {
             var touchedAlbums = Set<Int64>()
             var albumArtwork: [Int64: String] = [:]
             for art in batch.artwork {
-                try db.execute(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [art.hash, art.mimeType, art.bytes, art.origin, time])
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [art.hash, art.mimeType, art.bytes, art.origin, time])
             }
             for entry in batch.entries {
                 let track = entry.track
@@ -29,63 +29,65 @@ extension LibraryStore {
                 if let relink = entry.relinkTrackID {
                     trackID = relink
                     // The ref is where the file is, so it moves with the file.
-                    try db.execute(sql: """
+                    try db.cachedStatement(sql: """
                         UPDATE track SET source = ?, source_id = ?, missing_reason = NULL, missing_detail = NULL, updated_at = ?
                         WHERE id = ?
-                        """, arguments: [track.ref.source, track.ref.id, time, relink])
+                        """).execute(arguments: [track.ref.source, track.ref.id, time, relink])
                 } else {
                     trackID = try upsertTrack(track, in: db, now: time, touched: &touchedAlbums)
                 }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO file (track_id, path, size, mtime, import_mode, original_path, content_hash)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(track_id) DO UPDATE SET path = excluded.path, size = excluded.size, mtime = excluded.mtime,
                         import_mode = excluded.import_mode, original_path = excluded.original_path,
                         content_hash = COALESCE(excluded.content_hash, file.content_hash)
-                    """, arguments: [trackID, track.path, track.size, track.modified.timeIntervalSince1970,
+                    """).execute(arguments: [trackID, track.path, track.size, track.modified.timeIntervalSince1970,
                                      entry.mode.rawValue, entry.mode.copiesFiles ? entry.originalPath : nil, entry.contentHash])
-                if let hash = track.artworkHash, let album = try Int64.fetchOne(db, sql: "SELECT album_id FROM track WHERE id = ?", arguments: [trackID]),
+                if let hash = track.artworkHash,
+                   let album = try Int64.fetchOne(db.cachedStatement(sql: "SELECT album_id FROM track WHERE id = ?"), arguments: [trackID]),
                    albumArtwork[album] == nil {
                     albumArtwork[album] = hash
                 }
                 try record(path: entry.originalPath, stamp: entry.originalStamp,
                            outcome: entry.relinkTrackID == nil ? "imported" : "relinked", trackID: trackID,
                            mode: entry.mode, in: db, now: time)
-                try db.execute(sql: "DELETE FROM scan_failure WHERE path = ?", arguments: [entry.originalPath])
+                try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [entry.originalPath])
             }
             for dup in batch.duplicates {
                 try record(path: dup.path, stamp: dup.stamp, outcome: "duplicate", trackID: dup.existingTrackID,
                            mode: batch.entries.first?.mode ?? .reference, in: db, now: time)
-                try db.execute(sql: "DELETE FROM scan_failure WHERE path = ?", arguments: [dup.path])
+                try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [dup.path])
             }
             for failed in batch.failures {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO scan_failure (path, reason, failed_at, folder, size, mtime) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(path) DO UPDATE SET reason = excluded.reason, failed_at = excluded.failed_at,
                         folder = excluded.folder, size = excluded.size, mtime = excluded.mtime
-                    """, arguments: [failed.failure.path, failed.failure.reason, time, folderOf(failed.failure.path),
+                    """).execute(arguments: [failed.failure.path, failed.failure.reason, time, folderOf(failed.failure.path),
                                      failed.stamp?.size, failed.stamp?.modified])
             }
             for (album, hash) in albumArtwork {
-                try db.execute(sql: "UPDATE album SET artwork_hash = ? WHERE id = ? AND artwork_hash IS NULL", arguments: [hash, album])
+                try db.cachedStatement(sql: "UPDATE album SET artwork_hash = ? WHERE id = ? AND artwork_hash IS NULL")
+                    .execute(arguments: [hash, album])
             }
             for album in touchedAlbums {
-                try db.execute(sql: "DELETE FROM album WHERE id = ? AND NOT EXISTS (SELECT 1 FROM track WHERE album_id = ?)",
-                               arguments: [album, album])
+                try db.cachedStatement(sql: "DELETE FROM album WHERE id = ? AND NOT EXISTS (SELECT 1 FROM track WHERE album_id = ?)")
+                    .execute(arguments: [album, album])
             }
         }
     }
 
     /// Inserts or updates the track row for `track`'s ref and returns its id; notes the album it left, if any.
     private func upsertTrack(_ track: ScannedTrack, in db: Database, now: Double, touched: inout Set<Int64>) throws -> Int64 {
-        if let old = try Int64.fetchOne(db, sql: "SELECT album_id FROM track WHERE source = ? AND source_id = ?",
-                                        arguments: [track.ref.source, track.ref.id]) {
+        if let old = try Int64.fetchOne(db.cachedStatement(sql: "SELECT album_id FROM track WHERE source = ? AND source_id = ?"),
+                                    arguments: [track.ref.source, track.ref.id]) {
             touched.insert(old)
         }
         let albumID = try albumID(for: track, in: db, now: now)
         let artistID = try artistID(named: track.artist, in: db)
         let t = track.tags, i = track.info
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO track (source, source_id, album_id, artist_id, title, artist, tag_album_artist, tag_album,
                 genre, date, track_number, track_total, disc_number, disc_total, musicbrainz_album_id,
                 codec, sample_rate, channels, bits_per_sample, frames, duration, added_at, updated_at,
@@ -102,24 +104,24 @@ extension LibraryStore {
                 duration = excluded.duration, updated_at = excluded.updated_at,
                 artwork_hash = excluded.artwork_hash, artwork_checked = 1,
                 missing_reason = NULL, missing_detail = NULL
-            """, arguments: [
+            """).execute(arguments: [
                 track.ref.source, track.ref.id, albumID, artistID, track.title, track.artist,
                 t.albumArtist, t.album, t.genre, t.date, t.trackNumber, t.trackTotal, t.discNumber,
                 t.discTotal, t.musicBrainzAlbumID, i.codec, i.sampleRate, i.channels, i.bitsPerSample,
                 i.frames, i.duration ?? 0, now, now, track.artworkHash,
             ])
-        return try Int64.fetchOne(db, sql: "SELECT id FROM track WHERE source = ? AND source_id = ?",
-                                  arguments: [track.ref.source, track.ref.id]) ?? db.lastInsertedRowID
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM track WHERE source = ? AND source_id = ?"),
+                                    arguments: [track.ref.source, track.ref.id]) ?? db.lastInsertedRowID
     }
 
     private func record(path: String, stamp: FileStamp, outcome: String, trackID: Int64?, mode: ImportMode,
                         in db: Database, now: Double) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO import_record (source_path, folder, size, mtime, outcome, track_id, mode, imported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(source_path) DO UPDATE SET folder = excluded.folder, size = excluded.size, mtime = excluded.mtime,
                 outcome = excluded.outcome, track_id = excluded.track_id, mode = excluded.mode, imported_at = excluded.imported_at
-            """, arguments: [path, folderOf(path), stamp.size, stamp.modified, outcome, trackID, mode.rawValue, now])
+            """).execute(arguments: [path, folderOf(path), stamp.size, stamp.modified, outcome, trackID, mode.rawValue, now])
     }
 
     /// Files that could not be imported, newest first.
@@ -131,8 +133,9 @@ extension LibraryStore {
     }
 
     private func artistID(named name: String, in db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM artist WHERE name = ?", arguments: [name]) { return id }
-        try db.execute(sql: "INSERT INTO artist (name) VALUES (?)", arguments: [name])
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM artist WHERE name = ?"),
+                                    arguments: [name]) { return id }
+        try db.cachedStatement(sql: "INSERT INTO artist (name) VALUES (?)").execute(arguments: [name])
         return db.lastInsertedRowID
     }
 
@@ -140,16 +143,17 @@ extension LibraryStore {
     /// names the album; later tracks fill in a missing date or genre.
     private func albumID(for track: ScannedTrack, in db: Database, now: Double) throws -> Int64 {
         let key = track.album
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM album WHERE identity = ?", arguments: [key.identity]) {
-            try db.execute(sql: "UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = COALESCE(genre, ?) WHERE id = ?",
-                           arguments: [key.date, track.tags.year, track.tags.genre, id])
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM album WHERE identity = ?"), arguments: [key.identity]) {
+            try db.cachedStatement(sql: """
+                UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = COALESCE(genre, ?) WHERE id = ?
+                """).execute(arguments: [key.date, track.tags.year, track.tags.genre, id])
             return id
         }
         let artist = try artistID(named: key.artist, in: db)
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO album (identity, title, artist_id, date, year, genre, is_compilation, added_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [key.identity, key.title, artist, key.date, track.tags.year, track.tags.genre,
+            """).execute(arguments: [key.identity, key.title, artist, key.date, track.tags.year, track.tags.genre,
                              key.isCompilation, now])
         return db.lastInsertedRowID
     }

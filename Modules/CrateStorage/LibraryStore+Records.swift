@@ -7,22 +7,33 @@ extension LibraryStore {
     /// Stamps of files in `folder` the library has dealt with. `rescan` also counts files whose track
     /// was deleted (a rescan does not bring them back; an explicit import does) and unchanged failures.
     public func knownStamps(folder: String, rescan: Bool) throws -> [String: FileStamp] {
-        try read { db in
-            var out: [String: FileStamp] = [:]
-            let records = rescan
-                ? "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ?"
-                : "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ? AND track_id IS NOT NULL"
-            for row in try Row.fetchAll(db, sql: records, arguments: [folder]) {
+        try read { db in try Self.knownStamps(db, folder: folder, rescan: rescan) }
+    }
+
+    /// A reader of known stamps for a whole scan: one snapshot (one read transaction) answers every folder,
+    /// instead of a transaction per folder. Stamps written by the scan itself are not needed: they are
+    /// of folders already scanned.
+    public func knownStampsReader(rescan: Bool) throws -> @Sendable (String) -> [String: FileStamp] {
+        let snapshot: DatabaseSnapshot
+        do { snapshot = try pool.makeSnapshot() } catch { throw StoreError.query(Self.reason(error)) }
+        return { folder in (try? snapshot.read { db in try Self.knownStamps(db, folder: folder, rescan: rescan) }) ?? [:] }
+    }
+
+    private static func knownStamps(_ db: Database, folder: String, rescan: Bool) throws -> [String: FileStamp] {
+        var out: [String: FileStamp] = [:]
+        let records = rescan
+            ? "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ?"
+            : "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ? AND track_id IS NOT NULL"
+        for row in try Row.fetchAll(db.cachedStatement(sql: records), arguments: [folder]) {
+            out[row["path"]] = FileStamp(size: row["size"], modified: row["mtime"])
+        }
+        if rescan {
+            let failures = "SELECT path, size, mtime FROM scan_failure WHERE folder = ? AND size IS NOT NULL"
+            for row in try Row.fetchAll(db.cachedStatement(sql: failures), arguments: [folder]) {
                 out[row["path"]] = FileStamp(size: row["size"], modified: row["mtime"])
             }
-            if rescan {
-                for row in try Row.fetchAll(db, sql: "SELECT path, size, mtime FROM scan_failure WHERE folder = ? AND size IS NOT NULL",
-                                            arguments: [folder]) {
-                    out[row["path"]] = FileStamp(size: row["size"], modified: row["mtime"])
-                }
-            }
-            return out
         }
+        return out
     }
 
     /// Every library file, `limit` at a time after `afterTrackID` (keyset paging keeps memory bounded).

@@ -97,7 +97,7 @@ enum Migrations {
             try db.execute(sql: """
                 ALTER TABLE file ADD COLUMN import_mode TEXT NOT NULL DEFAULT 'reference';
                 ALTER TABLE file ADD COLUMN original_path TEXT;     -- where a copy was imported from
-                ALTER TABLE file ADD COLUMN content_hash TEXT;      -- ContentHash.partial: size + first and last 64 KiB
+                ALTER TABLE file ADD COLUMN content_hash TEXT;      -- ContentHash.partial: size + first and last 16 KiB
                 CREATE INDEX file_content_hash ON file(content_hash);
                 ALTER TABLE track ADD COLUMN artwork_hash TEXT;
                 ALTER TABLE track ADD COLUMN artwork_checked INTEGER NOT NULL DEFAULT 0;

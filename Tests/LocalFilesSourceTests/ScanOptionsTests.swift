@@ -92,7 +92,9 @@ import Testing
         let recorder = OptionsRecorder()
         let result = try scan.scan(dir, options: recorder.options())
         #expect(result.fileNames == ["with.flac", "with.mp3", "without.wav"])
-        #expect(result.tracks.map(\.artworkHash) == ["hash-1", "hash-2", nil])
+        // Files are probed in parallel, so which one the recorder saw first is not fixed.
+        #expect(Set(result.tracks.prefix(2).compactMap(\.artworkHash)) == ["hash-1", "hash-2"])
+        #expect(result.tracks.count == 3 && result.tracks[2].artworkHash == nil)
         let expected = EmbeddedPicture(data: try Data(contentsOf: jpeg), mimeType: "image/jpeg")
         #expect(recorder.pictures == [expected, expected])
     }

@@ -9,9 +9,9 @@ import Glibc
 /// the full hash verifies a copy before its original may be deleted.
 enum ContentHash {
     /// Bytes read from each end of the file for the partial hash.
-    static let edge = 64 * 1024
+    static let edge = 16 * 1024
 
-    /// SHA-256 of the size, the first 64 KiB and the last 64 KiB (the whole file when it is smaller).
+    /// SHA-256 of the size, the first 16 KiB and the last 16 KiB (the whole file when it is smaller).
     static func partial(_ path: String, size: Int64) throws(LibraryError) -> String {
         let file = try OpenFile(path)
         var hasher = SHA256()

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 extension LibraryService {
-    /// Looks at every library file (a stat and an open, no reads): files gone or unreadable flag their
+    /// Looks at every library file (an access check, no reads): files gone or unreadable flag their
     /// tracks missing with a reason; files that are back clear the flag. Pages of 1,000 keep memory flat.
     public func checkMissing() throws -> MissingCheck {
         var check = MissingCheck()
@@ -34,11 +34,8 @@ extension LibraryService {
         guard file.source == "file", file.sourceID.hasPrefix("/") else {
             return (.invalidURI, "'\(file.source):\(file.sourceID)' is not an absolute file path")
         }
-        let fd = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd >= 0 {
-            close(fd)
-            return (nil, nil)
-        }
+        // One access(2) answers both questions: is it there, and may we read it.
+        if access(file.path, R_OK) == 0 { return (nil, nil) }
         let code = errno
         switch code {
         case EACCES, EPERM: return (.permission, "\(file.path): permission denied")

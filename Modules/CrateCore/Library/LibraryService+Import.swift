@@ -1,6 +1,7 @@
 import CrateDomain
 import CrateStorage
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,25 +79,52 @@ struct ImportRun {
         let started = Date()
         let scanner = try service.scanner
         let decoders = service.decoders
-        let total = roots.reduce(0) { $0 + scanner.census($1.0, decoders: decoders) }
-        let store = service.store, artwork = service.artwork, rescan = self.rescan
-        let options = ScanOptions(
-            known: { folder in (try? store.knownStamps(folder: folder, rescan: rescan)) ?? [:] },
-            keepPicture: { artwork.keep($0, origin: "embedded")?.hash })
+        // The total for progress is counted beside the scan, on its own thread: until it is known,
+        // progress shows what is done so far.
+        let census = Mutex<Int?>(nil)
+        let paths = roots.map(\.0)
+        Thread.detachNewThread { census.withLock { $0 = paths.reduce(0) { $0 + scanner.census($1, decoders: decoders) } } }
+        let artwork = service.artwork
+        let options = ScanOptions(known: try service.store.knownStampsReader(rescan: rescan),
+                                  keepPicture: { artwork.keep($0, origin: "embedded")?.hash })
         var done = 0
         for (root, mode) in roots {
-            let summary = try scanner.scan(root, decoders: decoders, options: options) { batch in
-                try handle(batch, mode: mode, into: &report)
-                done += batch.fileCount
-                progress(ImportProgress(done: done, total: max(total, done), imported: report.imported,
-                                        duplicates: report.duplicateCount, failures: report.failureCount,
-                                        unchanged: report.unchanged, folder: batch.folder,
-                                        elapsed: Date().timeIntervalSince(started)))
+            // The scanner runs on its own thread and fills the pipe; this thread imports what comes out.
+            let pipe = BatchPipe()
+            let summary = Mutex(ScanSummary())
+            let walker = Thread {
+                do {
+                    let result = try scanner.scan(root, decoders: decoders, options: options) { try pipe.put($0) }
+                    summary.withLock { $0 = result }
+                    pipe.finish(nil)
+                } catch {
+                    pipe.finish(error)
+                }
             }
-            report.folders += summary.folders
-            report.nonAudio += summary.skipped
+            walker.name = "crate-scan"
+            walker.start()
+            do {
+                while let batch = try pipe.take() {
+                    try handle(batch, mode: mode, into: &report)
+                    done += batch.fileCount
+                    let total = census.withLock { $0 }.map { max($0, done) } ?? 0
+                    progress(ImportProgress(done: done, total: total, imported: report.imported,
+                                            duplicates: report.duplicateCount, failures: report.failureCount,
+                                            unchanged: report.unchanged, folder: batch.folder,
+                                            elapsed: Date().timeIntervalSince(started)))
+                }
+            } catch {
+                pipe.cancel()
+                throw error
+            }
+            report.folders += summary.withLock { $0.folders }
+            report.nonAudio += summary.withLock { $0.skipped }
         }
         report.seconds = Date().timeIntervalSince(started)
+        // The last word: everything looked at is the total, whether or not the count finished first.
+        progress(ImportProgress(done: done, total: done, imported: report.imported, duplicates: report.duplicateCount,
+                                failures: report.failureCount, unchanged: report.unchanged, folder: "",
+                                elapsed: report.seconds))
         service.logger.info("""
             \(rescan ? "rescan" : "import") \(report.roots.count == 1 ? report.roots[0] : "\(report.roots.count) paths") (\(report.mode.rawValue)): \
             \(report.imported) imported, \(report.updated) updated, \(report.relinked) relinked, \(report.unchanged) unchanged, \

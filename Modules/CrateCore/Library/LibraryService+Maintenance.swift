@@ -158,20 +158,3 @@ extension LibraryService {
         return (bytes, files)
     }
 }
-
-/// The folder-image rule shared with the scanner: cover.*, then folder.*, then front.* (jpg, jpeg, png).
-enum FolderImage {
-    static func find(in folder: String) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
-        for stem in ["cover", "folder", "front"] {
-            if let name = names.sorted().first(where: { name in
-                let url = URL(fileURLWithPath: name)
-                return url.deletingPathExtension().lastPathComponent.lowercased() == stem
-                    && ["jpg", "jpeg", "png"].contains(url.pathExtension.lowercased())
-            }) {
-                return folder + "/" + name
-            }
-        }
-        return nil
-    }
-}

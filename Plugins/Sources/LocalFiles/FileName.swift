@@ -1,3 +1,5 @@
+import CrateDomain
+
 /// File names as readdir gives them: bytes, which need not be UTF-8.
 enum FileName {
     static func isHidden(_ name: [UInt8]) -> Bool {
@@ -44,17 +46,8 @@ enum FileName {
         return out
     }
 
-    /// Folder cover names in order of preference.
-    private static let coverStems = ["cover", "folder", "front"]
-    private static let imageSuffixes: Set<String> = ["jpg", "jpeg", "png"]
-
-    /// 0 for `cover.*`, 1 for `folder.*`, 2 for `front.*` (jpg, jpeg or png, any case); nil for other names.
-    static func coverRank(_ name: String) -> Int? {
-        let lower = name.lowercased()
-        guard let dot = lower.lastIndex(of: "."),
-              imageSuffixes.contains(String(lower[lower.index(after: dot)...])) else { return nil }
-        return coverStems.firstIndex(of: String(lower[..<dot]))
-    }
+    /// The folder-image rule lives in CrateDomain so the artwork repair picks the same file.
+    static func coverRank(_ name: String) -> Int? { FolderImage.rank(name) }
 
     /// `name` inside `folder`, without doubling the slash of the root folder.
     static func join(_ folder: String, _ name: String) -> String {

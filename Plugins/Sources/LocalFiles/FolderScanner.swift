@@ -41,7 +41,7 @@ struct FolderScanner {
 
         var failures = listing.failures
         var unchanged = 0
-        var read: [Read] = []
+        var toProbe: [(path: String, stamp: FileStamp)] = []
         if !candidates.isEmpty {
             let known = options.known(listing.path)
             for entry in candidates {
@@ -58,12 +58,15 @@ struct FolderScanner {
                         failures.append(ScanFailure(path: path, reason: "file is empty"))
                         continue
                     }
-                    do {
-                        read.append(try probe(path, stamp: stamp))
-                    } catch {
-                        failures.append(ScanFailure(path: path, reason: Self.reason(error)))
-                    }
+                    toProbe.append((path, stamp))
                 }
+            }
+        }
+        var read: [Read] = []
+        for (file, result) in zip(toProbe, probeAll(toProbe)) {
+            switch result {
+            case let .success(probed): read.append(probed)
+            case let .failure(error): failures.append(ScanFailure(path: file.path, reason: Self.reason(error)))
             }
         }
         guard !read.isEmpty || !failures.isEmpty || unchanged > 0 else { return nil }
@@ -120,6 +123,17 @@ struct FolderScanner {
         }
     }
 
+    /// Probes the files on every core: decoders are stateless and codec libraries keep no global state,
+    /// so a folder's files are independent. Results come back in the files' order.
+    private func probeAll(_ files: [(path: String, stamp: FileStamp)]) -> [Result<Read, any Error>] {
+        guard files.count > 1 else { return files.map { f in Result { try probe(f.path, stamp: f.stamp) } } }
+        let slots = Slots<Result<Read, any Error>>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            slots.set(i, Result { try probe(files[i].path, stamp: files[i].stamp) })
+        }
+        return slots.values.map { $0 ?? .failure(DecodeError(path: "", reason: "not probed")) }
+    }
+
     private func probe(_ path: String, stamp: FileStamp) throws -> Read {
         let probed = try decoders.probe(URL(fileURLWithPath: path, isDirectory: false))
         // Kept now, while probing, so no batch carries picture bytes.
@@ -158,4 +172,25 @@ struct FolderScanner {
         default: ErrorText.describe(error)
         }
     }
+}
+
+/// One slot per iteration of a concurrent loop. Unchecked Sendable is sound here: each index is written
+/// by exactly one iteration, and `values` is read only after `concurrentPerform` has returned.
+/// The buffer is allocated once, so concurrent writes to distinct indices never touch shared array state.
+private final class Slots<T>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<T?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+
+    func set(_ index: Int, _ value: T) { storage[index] = value }
+
+    var values: [T?] { Array(storage) }
 }

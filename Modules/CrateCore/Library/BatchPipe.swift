@@ -1,0 +1,57 @@
+import CrateDomain
+import Foundation
+
+/// Hands scan batches from the scanner's thread to the importer, a few at a time: the next folders are
+/// walked and probed while the importer hashes, copies and saves the last ones. Bounded, so memory stays flat.
+final class BatchPipe: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [ScanBatch] = []
+    private var finished = false
+    private var failure: (any Error)?
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int = 3) {
+        self.capacity = capacity
+    }
+
+    /// Called by the scanner; waits while the pipe is full. Throws once the importer has given up.
+    func put(_ batch: ScanBatch) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= capacity && !cancelled { condition.wait() }
+        if cancelled { throw CancellationError() }
+        queue.append(batch)
+        condition.broadcast()
+    }
+
+    /// Called by the scanner when it is done, with its error if it failed.
+    func finish(_ error: (any Error)?) {
+        condition.lock()
+        finished = true
+        failure = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch; nil at the end. Rethrows the scanner's error once everything before it was taken.
+    func take() throws -> ScanBatch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !finished { condition.wait() }
+        if !queue.isEmpty {
+            condition.broadcast()
+            return queue.removeFirst()
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Called by the importer when it stops early: the scanner's next `put` throws.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
