@@ -17,8 +17,8 @@ test-deps:
 	@scripts/install-deps.sh test
 
 build: deps
-	$(SWIFT) build -c release --product crate
-	$(SWIFT) build -c release --product crated
+	$(SWIFT) build -c release --static-swift-stdlib --product crate
+	$(SWIFT) build -c release --static-swift-stdlib --product crated
 
 # Plays the first album of the library through the daemon; with an empty library, a generated demo
 # library is imported first. A daemon already running is used as it is.

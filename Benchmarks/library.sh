@@ -12,7 +12,7 @@
 #   --corpus DIR     where the generated collections are kept between runs (default /tmp/crate-bench-corpus);
 #                    each is made again only when missing or made from a different spec or generator
 #   --crate-bin DIR  where the crate binary is (default .build/release)
-#   --no-build       use the crate binary as it is (default: swift build -c release --product crate first)
+#   --no-build       use the crate binary as it is (default: swift build -c release --static-swift-stdlib --product crate first)
 #   --no-mpd         leave MPD out (by default it is installed when missing and we are root)
 #   --no-beets       leave beets out (likewise)
 #   --jobs N         processes for generating the collections (default: the number of cores)
@@ -127,7 +127,7 @@ need_python() {
 # --- Build -----------------------------------------------------------------------------------------
 if ((BUILD)); then
     log "building crate (release)"
-    swift build -c release --product crate >&2
+    swift build -c release --static-swift-stdlib --product crate >&2
 fi
 CRATE="$CRATE_BIN/crate"
 [[ -x "$CRATE" ]] || die "no $CRATE: build it with 'swift build -c release --product crate' or pass --crate-bin DIR"

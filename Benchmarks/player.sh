@@ -83,7 +83,7 @@ fi
 if ((BUILD)); then
     for product in crated crate crate-bench; do
         log "building $product (release)"
-        swift build -c release --product "$product" >&2
+        swift build -c release --static-swift-stdlib --product "$product" >&2
     done
 fi
 BIN="$(swift build -c release --show-bin-path)"

@@ -11,11 +11,12 @@ struct ImportOutput: ParsableArguments {
     @Flag(help: "Show progress on standard error even when it is not a terminal.") var progress = false
     @Flag(help: "No progress display.") var quiet = false
 
-    /// Runs an import with the progress display and prints its report.
-    func run(_ body: ((ImportProgress) -> Void) throws -> ImportReport) throws {
+    /// Runs an import with the progress display (none when nothing would be shown) and prints its report.
+    func run(_ body: (((ImportProgress) -> Void)?) throws -> ImportReport) throws {
         var bar = ProgressBar(forced: progress, quiet: quiet || json)
         var last: ImportProgress?
-        let report = try userFacing { try body { p in last = p; bar.show(p) } }
+        let watch: ((ImportProgress) -> Void)? = bar.style == .none ? nil : { p in last = p; bar.show(p) }
+        let report = try userFacing { try body(watch) }
         if let last { bar.show(last, final: true) }
         if json { return try printJSON(report) }
         print(Self.describe(report))

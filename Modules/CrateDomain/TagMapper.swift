@@ -69,8 +69,11 @@ public struct TagMapper: Sendable {
         }
     }
 
+    /// Built once: a union per tag value showed up in import profiles.
+    private static let padding = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
+
     private mutating func set(_ field: WritableKeyPath<TrackTags, String?>, _ raw: String) {
-        let value = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        let value = raw.trimmingCharacters(in: Self.padding)
         guard tags[keyPath: field] == nil, !value.isEmpty else { return }
         tags[keyPath: field] = value
     }

@@ -43,8 +43,16 @@ enum ContentHash {
 
     static func of(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
 
+    /// Lower-case hex without String(format:), whose varargs boxing showed up in import profiles.
     static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

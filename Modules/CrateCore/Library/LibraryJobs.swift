@@ -57,7 +57,7 @@ public final class LibraryJobs: Sendable {
     }
 
     /// Runs `work` on a new thread unless a job is running (then `LibraryError.busy`).
-    private func start(_ kind: String, _ work: @escaping @Sendable (LibraryService, (ImportProgress) -> Void) throws -> ImportReport) throws {
+    private func start(_ kind: String, _ work: @escaping @Sendable (LibraryService, @escaping (ImportProgress) -> Void) throws -> ImportReport) throws {
         try status.withLock { s in
             if let job = s.job, job.state == .running { throw LibraryError.busy("a library \(job.kind)") }
             s.job = Job(kind: kind, state: .running)

@@ -10,7 +10,7 @@ extension LibraryService {
     /// Imports files and folders. `mode` nil uses the library's mode (see `importMode(requested:)`);
     /// `deleteOriginals` nil uses the config's permission. Folders imported by reference become rescan roots.
     public func importPaths(_ paths: [String], mode requested: ImportMode? = nil, deleteOriginals: Bool? = nil,
-                            progress: (ImportProgress) -> Void = { _ in }) throws -> ImportReport {
+                            progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
         let mode = try importMode(requested: requested)
         let roots = try paths.map { path in
             let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
@@ -34,7 +34,7 @@ extension LibraryService {
 
     /// Rescans the reference roots and the import folder (files whose size and mtime are unchanged are not
     /// opened), then checks every library file for existence: gone files are flagged missing, returned ones cleared.
-    public func rescan(progress: (ImportProgress) -> Void = { _ in }) throws -> ImportReport {
+    public func rescan(progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
         let mode = try importMode()
         try? FileManager.default.createDirectory(at: settings.importFolder, withIntermediateDirectories: true)
         var roots = try store.libraryRoots().filter { FileManager.default.fileExists(atPath: $0) }
@@ -48,7 +48,7 @@ extension LibraryService {
     }
 
     /// Imports the recorded failures again, each by itself; those that now read fine leave the list.
-    public func retryFailures(progress: (ImportProgress) -> Void = { _ in }) throws -> ImportReport {
+    public func retryFailures(progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
         let mode = try importMode()
         let referenceRoots = try store.libraryRoots()
         let failed = try store.scanFailures().map(\.path)
@@ -75,7 +75,8 @@ struct ImportRun {
     let deleteOriginals: Bool
     let rescan: Bool
 
-    func scan(_ roots: [(URL, ImportMode)], into report: inout ImportReport, progress: (ImportProgress) -> Void) throws {
+    /// `progress` nil: nobody watches, so the files are not counted either (a second walk saved).
+    func scan(_ roots: [(URL, ImportMode)], into report: inout ImportReport, progress: ((ImportProgress) -> Void)?) throws {
         let started = Date()
         let scanner = try service.scanner
         let decoders = service.decoders
@@ -83,7 +84,9 @@ struct ImportRun {
         // progress shows what is done so far.
         let census = Mutex<Int?>(nil)
         let paths = roots.map(\.0)
-        Thread.detachNewThread { census.withLock { $0 = paths.reduce(0) { $0 + scanner.census($1, decoders: decoders) } } }
+        if progress != nil {
+            Thread.detachNewThread { census.withLock { $0 = paths.reduce(0) { $0 + scanner.census($1, decoders: decoders) } } }
+        }
         let artwork = service.artwork
         let options = ScanOptions(known: try service.store.knownStampsReader(rescan: rescan),
                                   keepPicture: { artwork.keep($0, origin: "embedded")?.hash })
@@ -108,7 +111,7 @@ struct ImportRun {
                     try handle(batch, mode: mode, into: &report)
                     done += batch.fileCount
                     let total = census.withLock { $0 }.map { max($0, done) } ?? 0
-                    progress(ImportProgress(done: done, total: total, imported: report.imported,
+                    progress?(ImportProgress(done: done, total: total, imported: report.imported,
                                             duplicates: report.duplicateCount, failures: report.failureCount,
                                             unchanged: report.unchanged, folder: batch.folder,
                                             elapsed: Date().timeIntervalSince(started)))
@@ -122,7 +125,7 @@ struct ImportRun {
         }
         report.seconds = Date().timeIntervalSince(started)
         // The last word: everything looked at is the total, whether or not the count finished first.
-        progress(ImportProgress(done: done, total: done, imported: report.imported, duplicates: report.duplicateCount,
+        progress?(ImportProgress(done: done, total: done, imported: report.imported, duplicates: report.duplicateCount,
                                 failures: report.failureCount, unchanged: report.unchanged, folder: "",
                                 elapsed: report.seconds))
         service.logger.info("""
