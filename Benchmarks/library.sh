@@ -27,6 +27,8 @@ export LC_ALL=C   # EPOCHREALTIME and awk with a '.' decimal point
 
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
+# Shared helpers (stop_pid, apt_install, tcp_request, ratio, ...).
+source Benchmarks/common.sh
 ROOT="$PWD"
 SIZES=3000,10000
 RUNS=3
@@ -67,28 +69,12 @@ for n in "${SIZE_LIST[@]}"; do ((n >= 20)) || { echo "library.sh: sizes start at
 [[ "$CRATE_BIN" == /* ]] || CRATE_BIN="$ROOT/$CRATE_BIN"
 
 log() { echo "library.sh: $*" >&2; }
-die() { log "$*"; exit 1; }
-machine_load() { cut -d' ' -f1-3 /proc/loadavg; }
 RUN_START=$EPOCHREALTIME
 MPD_WHY=""     # why MPD is left out, when it is
 BEETS_WHY=""   # why beets is left out, when it is
 NOTES=()       # problems seen during the runs, printed under the tables
 
 # --- Debian packages, installed only when missing (root only) --------------------------------------
-is_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-apt_install() {
-    local missing=() pkg
-    for pkg in "$@"; do is_installed "$pkg" || missing+=("$pkg"); done
-    ((${#missing[@]})) || return 0
-    if [[ "$(id -u)" -ne 0 ]]; then
-        log "missing ${missing[*]}: run 'sudo apt-get install --no-install-recommends ${missing[*]}'"
-        return 1
-    fi
-    log "installing ${missing[*]}"
-    install_now() { apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}" >&2; }
-    # A stale package list is the usual reason an install fails: refresh once and retry.
-    install_now || { apt-get -o DPkg::Lock::Timeout=900 update -q >&2 && install_now; }
-}
 apt_install sox ffmpeg jq sqlite3 time || die "cannot install the tools this benchmark needs"
 for tool in sox ffmpeg jq sqlite3 awk; do command -v "$tool" >/dev/null || die "$tool not found"; done
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found (Debian package 'time')"
@@ -153,18 +139,6 @@ fi
 WORK="$(mktemp -d /tmp/crate-library.XXXXXX)"
 MPD_PID=""
 
-# stop_pid PID: SIGTERM, up to 30 s to exit (MPD saves its database), then SIGKILL; always by pid.
-stop_pid() {
-    local pid="$1" i
-    [[ -n "$pid" ]] || return 0
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for ((i = 0; i < 300; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 cleanup() {
     stop_pid "$MPD_PID"
     rm -rf "$WORK"
@@ -174,8 +148,6 @@ trap 'exit 130' INT TERM
 
 mkfifo "$WORK/pause.fifo"
 exec {PAUSE_FD}<>"$WORK/pause.fifo"
-pause_ms() { read -r -t "$(printf '0.%03d' "$1")" -u "$PAUSE_FD" _ || true; }
-now_us() { NOW_US=${EPOCHREALTIME/./}; }
 
 # A free TCP port on 127.0.0.1 (nothing answers on it).
 free_port() {
@@ -188,22 +160,10 @@ free_port() {
     die "no free port found"
 }
 
-# tcp_request PORT TEXT: sends TEXT on a new connection to 127.0.0.1:PORT and reads the answer until
-# the peer closes into REPLY_TEXT (bash builtins only).
-tcp_request() {
-    local fd
-    REPLY_TEXT=""
-    if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null; then return 1; fi
-    printf '%s' "$2" >&"$fd"
-    IFS= read -r -d '' -t 5 -u "$fd" REPLY_TEXT || true
-    exec {fd}<&-
-    [[ -n "$REPLY_TEXT" ]]
-}
 
 # Statistics over whitespace-separated values.
 median() { tr ' ' '\n' <<<"$1" | awk NF | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } printf "%.3f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 maximum() { tr ' ' '\n' <<<"$1" | awk NF | sort -g | awk '{ v = $1 } END { if (NR == 0) print "-"; else printf "%.1f", v }'; }
-ratio() { awk -v r="$1" -v c="$2" 'BEGIN { if (r == "-" || c == "-" || c + 0 == 0) print "-"; else printf "%.2f", r / c }'; }
 seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
 # timed LOGFILE COMMAND...: runs COMMAND (a program, not a function) under /usr/bin/time, its standard
@@ -306,8 +266,6 @@ crate_check_rc() {   # crate_check_rc WHAT LOGFILE
 # --- MPD -------------------------------------------------------------------------------------------
 MPD_DIR="$WORK/mpd"
 MPD_PORT=""
-mpcc() { mpc --host=127.0.0.1 --port="$MPD_PORT" "$@"; }
-mpd_request() { tcp_request "$MPD_PORT" "$1"$'\n'"close"$'\n'; }
 # mpd_config MUSIC-DIR: loopback only, no zeroconf, no watching, no network input, null output.
 mpd_config() {
     mkdir -p "$MPD_DIR/playlists"
@@ -343,7 +301,6 @@ start_mpd() {
     done
     die "MPD did not start; its log:"$'\n'"$(tail -20 "$MPD_DIR/mpd.log" "$MPD_DIR/stderr.log" 2>/dev/null)"
 }
-stop_mpd() { stop_pid "$MPD_PID"; MPD_PID=""; }
 mpd_hwm() { awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$MPD_PID/status"; }
 mpd_stat() { mpcc stats | awk -v k="$1:" '$1 == k { print $2 }'; }
 # An empty database to start each fresh run from: MPD builds its database at start-up when it has
@@ -511,7 +468,6 @@ fi
 LOAD_AFTER="$(machine_load)"
 
 # --- Report ----------------------------------------------------------------------------------------
-version_of() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
 join_by() { local sep="$1" out="$2"; shift 2 || return 0; for x in "$@"; do out+="$sep$x"; done; printf '%s' "$out"; }
 
 echo "# Crate library import benchmark"

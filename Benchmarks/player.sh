@@ -20,6 +20,8 @@ set -euo pipefail
 export LC_ALL=C   # EPOCHREALTIME and awk with a '.' decimal point
 
 cd "$(dirname "$0")/.."
+# Shared helpers (stop_pid, apt_install, tcp_request, ratio, ...).
+source Benchmarks/common.sh
 RUNS=20
 GAP=0.3
 QUEUE_ENTRIES=100000
@@ -47,25 +49,9 @@ done
 ((QUEUE_ENTRIES >= 4)) || { echo "player.sh: --queue-entries needs at least 4" >&2; exit 2; }
 
 log() { echo "player.sh: $*" >&2; }
-die() { log "$*"; exit 1; }
-machine_load() { cut -d' ' -f1-3 /proc/loadavg; }
 MPD_WHY=""   # why MPD is left out, when it is
 
 # --- Debian packages, installed only when missing (root only) --------------------------------------
-is_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-apt_install() {
-    local missing=() pkg
-    for pkg in "$@"; do is_installed "$pkg" || missing+=("$pkg"); done
-    ((${#missing[@]})) || return 0
-    if [[ "$(id -u)" -ne 0 ]]; then
-        log "missing ${missing[*]}: run 'sudo apt-get install --no-install-recommends ${missing[*]}'"
-        return 1
-    fi
-    log "installing ${missing[*]}"
-    install_now() { apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}" >&2; }
-    # A stale package list is the usual reason an install fails: refresh once and retry.
-    install_now || { apt-get -o DPkg::Lock::Timeout=900 update -q >&2 && install_now; }
-}
 apt_install sox ffmpeg pulseaudio pulseaudio-utils curl || die "cannot install the tools this benchmark needs"
 for tool in sox ffmpeg pulseaudio pactl curl awk; do
     command -v "$tool" >/dev/null || die "$tool not found"
@@ -99,18 +85,6 @@ PA_PID=""
 MPD_PID=""
 REC_PID=""
 
-# stop_pid PID: SIGTERM, up to 10 s to exit, then SIGKILL; always by pid.
-stop_pid() {
-    local pid="$1" i
-    [[ -n "$pid" ]] || return 0
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for ((i = 0; i < 100; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 cleanup() {
     stop_pid "$CRATED_PID"
     stop_pid "$MPD_PID"
@@ -124,8 +98,6 @@ trap 'exit 130' INT TERM
 # Sleeping 5 ms without starting a process: read with a timeout from a fifo nobody writes to.
 mkfifo "$WORK/pause.fifo"
 exec {PAUSE_FD}<>"$WORK/pause.fifo"
-pause_ms() { read -r -t "$(printf '0.%03d' "$1")" -u "$PAUSE_FD" _ || true; }
-now_us() { NOW_US=${EPOCHREALTIME/./}; }
 
 # A free TCP port on 127.0.0.1 (nothing answers on it).
 free_port() {
@@ -138,24 +110,11 @@ free_port() {
     die "no free port found"
 }
 
-# tcp_request PORT TEXT: sends TEXT on a new connection to 127.0.0.1:PORT and reads the answer until
-# the peer closes (HTTP "Connection: close", MPD "close") into REPLY_TEXT. Bash builtins only, so a
-# poll costs no process start.
-tcp_request() {
-    local fd
-    REPLY_TEXT=""
-    if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null; then return 1; fi
-    printf '%s' "$2" >&"$fd"
-    IFS= read -r -d '' -t 5 -u "$fd" REPLY_TEXT || true
-    exec {fd}<&-
-    [[ -n "$REPLY_TEXT" ]]
-}
 
 # Statistics over whitespace-separated millisecond values.
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # Nearest-rank 95th percentile.
 p95() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(NR * 0.95); if (i < NR * 0.95) i++; printf "%.1f", v[i] }'; }
-ratio() { awk -v r="$1" -v c="$2" 'BEGIN { if (r == "-" || c == "-" || c + 0 == 0) print "-"; else printf "%.2f", r / c }'; }
 us_to_ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
 
 if ((WAIT_IDLE)); then
@@ -316,8 +275,6 @@ stop_crated
 # --- MPD ---------------------------------------------------------------------------------------------
 MPD_DIR="$WORK/mpd"
 MPD_PORT=""
-mpcc() { mpc --host=127.0.0.1 --port="$MPD_PORT" "$@"; }
-mpd_request() { tcp_request "$MPD_PORT" "$1"$'\n'"close"$'\n'; }
 
 start_mpd() {
     mpd --no-daemon "$MPD_DIR/mpd.conf" >>"$MPD_DIR/stderr.log" 2>&1 &
@@ -329,7 +286,6 @@ start_mpd() {
     done
     return 1
 }
-stop_mpd() { stop_pid "$MPD_PID"; MPD_PID=""; }
 
 mpd_started() {
     local state='state: play' elapsed='elapsed: ([0-9.]+)' zero='^0*(\.0*)?$'
@@ -551,7 +507,6 @@ LOAD_AFTER="$(machine_load)"
 
 # --- Report ------------------------------------------------------------------------------------------
 mpd_or_dash() { if ((USE_MPD)); then printf '%s' "$1"; else printf '%s' "-"; fi; }
-version_of() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
 
 echo "# Crate player benchmark"
 echo

@@ -1,0 +1,60 @@
+# Helpers the benchmark scripts share. Sourced; the caller defines log() (its own prefix).
+
+apt_install() {
+    local missing=() pkg
+    for pkg in "$@"; do is_installed "$pkg" || missing+=("$pkg"); done
+    ((${#missing[@]})) || return 0
+    if [[ "$(id -u)" -ne 0 ]]; then
+        log "missing ${missing[*]}: run 'sudo apt-get install --no-install-recommends ${missing[*]}'"
+        return 1
+    fi
+    log "installing ${missing[*]}"
+    install_now() { apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}" >&2; }
+    # A stale package list is the usual reason an install fails: refresh once and retry.
+    install_now || { apt-get -o DPkg::Lock::Timeout=900 update -q >&2 && install_now; }
+}
+
+die() { log "$*"; exit 1; }
+
+is_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+machine_load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+mpcc() { mpc --host=127.0.0.1 --port="$MPD_PORT" "$@"; }
+
+mpd_request() { tcp_request "$MPD_PORT" "$1"$'\n'"close"$'\n'; }
+
+now_us() { NOW_US=${EPOCHREALTIME/./}; }
+
+pause_ms() { read -r -t "$(printf '0.%03d' "$1")" -u "$PAUSE_FD" _ || true; }
+
+ratio() { awk -v r="$1" -v c="$2" 'BEGIN { if (r == "-" || c == "-" || c + 0 == 0) print "-"; else printf "%.2f", r / c }'; }
+
+stop_mpd() { stop_pid "$MPD_PID"; MPD_PID=""; }
+
+# tcp_request PORT TEXT: sends TEXT on a new connection to 127.0.0.1:PORT and reads the answer until
+# the peer closes into REPLY_TEXT (bash builtins only).
+tcp_request() {
+    local fd
+    REPLY_TEXT=""
+    if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null; then return 1; fi
+    printf '%s' "$2" >&"$fd"
+    IFS= read -r -d '' -t 5 -u "$fd" REPLY_TEXT || true
+    exec {fd}<&-
+    [[ -n "$REPLY_TEXT" ]]
+}
+
+version_of() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
+
+# stop_pid PID [SECONDS]: SIGTERM, up to SECONDS (default 30) to exit, then SIGKILL; always by pid.
+stop_pid() {
+    local pid="$1" tenths=$(( ${2:-30} * 10 )) i
+    [[ -n "$pid" ]] || return 0
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for ((i = 0; i < tenths; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
