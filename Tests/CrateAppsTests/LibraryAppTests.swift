@@ -55,6 +55,29 @@ extension AppSuites {
             #expect(bad.status != 0 && bad.stderr.contains("no track has id 999"))
         }
 
+        /// Root reads every file, so the check runs the real CLI as an unprivileged user (as CLITests does).
+        @Test func anUnreadableLibraryFileIsMissingWithPermission() throws {
+            var app = try AppHarness()
+            let music = try app.makeMusic()
+            _ = try app.crate("import", "--mode", "reference", music.path)
+            let locked = music.appendingPathComponent("Band/Record/02.flac")
+            try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
+            var prefix: [String] = []
+            if geteuid() == 0 {
+                try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed")
+                // The unprivileged user writes the missing flag: it needs the data folder and the database.
+                _ = try Fixture.run("chmod", ["-R", "a+rwX", app.home.path])
+                try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
+                app.environment["HOME"] = app.home.path
+                prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+                try #require(AppHarness.binaryIsReachable(by: prefix), "the build folder must be readable by other users")
+            }
+            let missing = try app.crate("missing", "--check", prefix: prefix)
+            #expect(missing.status == 0, "\(missing.stderr)")
+            #expect(missing.stdout.contains("permission") && missing.stdout.contains("02.flac"), "\(missing.stdout)")
+            #expect(missing.stdout.components(separatedBy: "\n").filter { $0.contains("permission") }.count == 1)
+        }
+
         @Test func daemonScansItsImportFolderAtLaunchAndServesTheLibraryAPI() throws {
             let app = try AppHarness()
             let music = try app.makeMusic()
