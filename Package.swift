@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Already in the graph through Hummingbird; named so the daemon can end event streams on shutdown.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -76,6 +78,7 @@ let package = Package(
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
             "CrateCore", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crated", swiftSettings: strict),
 

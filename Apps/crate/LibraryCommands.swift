@@ -44,6 +44,8 @@ struct LibraryStatus: AsyncParsableCommand {
             files by mode     \(d.filesByMode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             missing           \(d.missing.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             import records \(d.importRecords), failures \(d.importFailures), overrides \(d.overrides), rescan roots \(d.libraryRoots)
+            playlists \(d.playlists) (\(d.playlistEntries) entries), favorites \(d.favorites), dislikes \(d.dislikes), \
+            lyrics \(d.lyrics), recent items \(d.recentItems), plays \(d.plays)
             """)
     }
 }

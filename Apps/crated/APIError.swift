@@ -44,9 +44,21 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as StoreError {
             switch error {
             case .trackNotFound, .albumNotFound: throw APIError(.notFound, code: "not_found", error.description)
-            case .unknownField, .ambiguousAlbum: throw APIError(.badRequest, code: "bad_request", error.description)
+            case .notFound: throw APIError(.notFound, code: "not_found", error.description)
+            case .unknownField, .ambiguousAlbum, .ambiguous, .invalid: throw APIError(.badRequest, code: "bad_request", error.description)
             default: throw APIError(.internalServerError, code: "internal", error.description)
             }
+        } catch let error as SearchQueryError {
+            throw APIError(.badRequest, code: "bad_query", error.description)
+        } catch let error as FindingError {
+            let (status, code): (HTTPResponse.Status, String) = switch error {
+            case .emptyQuery: (.badRequest, "bad_query")
+            case .noCatalog: (.serviceUnavailable, "no_catalog")
+            case .catalogFailed: (.badGateway, "catalog_failed")
+            case .cannotRead, .cannotWrite: (.unprocessableContent, "file_error")
+            case .playlistExists: (.conflict, "exists")
+            }
+            throw APIError(status, code: code, error.description)
         } catch let error as DecodeError {
             throw APIError(.unprocessableContent, code: "unreadable_file", error.description)
         } catch let error as DecodingError {

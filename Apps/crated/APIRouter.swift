@@ -16,11 +16,12 @@ enum APIRouter {
                    library: try runtime.store.counts())
         }
         api.get("plugins") { _, _ in runtime.pluginDescriptors() }
-        api.get("albums") { _, _ in try runtime.store.albums() }
         api.get("albums/:id") { _, context in try album(runtime, context) }
         api.get("albums/:id/tracks") { _, context in try runtime.store.tracks(albumID: try album(runtime, context).id) }
         PlayerRoutes.add(to: api, player: player, store: runtime)
         LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
+        FindingRoutes.add(to: api, runtime: runtime, events: player.events)
+        PlaylistRoutes.add(to: api, runtime: runtime, player: player)
         return router
     }
 

@@ -3,6 +3,7 @@ import CrateDomain
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// Player, queue, history and the event stream under /api/v1 (see Docs/HTTP_API.md).
 /// Commands answer with the player status after the command.
@@ -104,7 +105,7 @@ enum PlayerRoutes {
     }
 
     /// Server-Sent Events: `event: <subsystem>` / `data: {"subsystem", "detail"}`, plus a comment
-    /// line every 15 s so proxies and clients see the connection is alive.
+    /// line every 15 s so proxies and clients see the connection is alive (and a gone client is noticed).
     static func eventStream(_ bus: EventBus) -> Response {
         let stream = bus.subscribe()
         let body = ResponseBody { writer in
@@ -124,7 +125,8 @@ enum PlayerRoutes {
                         sink.yield(": keep-alive\n\n")
                     }
                 }
-                for await text in merged { try await writer.write(ByteBuffer(string: text)) }
+                // A stream ends when the daemon shuts down, so a quiet or vanished client never holds it up.
+                for await text in merged.cancelOnGracefulShutdown() { try await writer.write(ByteBuffer(string: text)) }
                 group.cancelAll()
             }
             try await writer.finish(nil)

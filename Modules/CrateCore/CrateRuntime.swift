@@ -44,6 +44,11 @@ public struct CrateRuntime: Sendable {
         }
     }
 
+    /// Search over the library's index and the catalogs of sources that have one.
+    public var search: SearchService { SearchService(store: store, sources: sources) }
+    public var lyrics: LyricsService { LyricsService(store: store) }
+    public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store) }
+
     /// Every provider with its kind, status and reason, for `crate plugins` and the API.
     public func pluginDescriptors() -> [PluginDescriptor] {
         sources.descriptors + decoders.descriptors + outputs.descriptors

@@ -19,7 +19,7 @@ extension PlayerService {
                 save()
             case .finished(let item):
                 guard let entry = handed.removeValue(forKey: item.token) else { return }
-                try store.recordHistory(trackID: entry.track.id)
+                try store.recordPlay(trackID: entry.track.id, fromPlaylist: entry.playlistID)
                 try store.saveTrackPosition(trackID: entry.track.id, seconds: 0)
                 publish("player", "finished \(entry.track.title)")
             case let .failed(item, reason):

@@ -16,13 +16,13 @@ extension PlayerService {
     }
 
     /// Starts `trackIDs[index...]` as the new queue (selecting a track inside an album, playlist or list).
-    public func playList(_ trackIDs: [Int64], from index: Int = 0, albumLock: Bool = false) throws {
+    public func playList(_ trackIDs: [Int64], from index: Int = 0, albumLock: Bool = false, playlistID: Int64? = nil) throws {
         guard trackIDs.indices.contains(index) else {
             throw PlayerError.invalidValue("start index \(index + 1) is outside the list of \(trackIDs.count) tracks")
         }
         try checkTracks(trackIDs)
         engine.stop()
-        try store.replaceQueue(with: Array(trackIDs[index...]), albumLock: albumLock)
+        try store.replaceQueue(with: Array(trackIDs[index...]), albumLock: albumLock, playlistID: playlistID)
         publish("queue", "replaced")
         guard let first = try store.queueEntry(at: 1) else { throw PlayerError.emptyQueue }
         try start(first, at: 0)
@@ -40,6 +40,23 @@ extension PlayerService {
             publish("options", "shuffle off for album play")
         }
         try playList(tracks.map(\.id), from: from - 1, albumLock: true)
+        try store.markAlbumPlayed(id: albumID)
+        publish("library", "recent album \(albumID)")
+    }
+
+    /// Plays a playlist in its manual order from track `from` (1-based), the "Favorites" pseudo-playlist
+    /// when `playlistID` is nil. Only this sets a playlist's last-played time.
+    public func playPlaylist(_ playlistID: Int64?, from: Int = 1) throws {
+        let tracks = try playlistID.map { try store.playlistEntries(id: $0).map(\.track) } ?? store.favoriteTracks()
+        guard !tracks.isEmpty else { throw PlayerError.invalidValue("the playlist is empty") }
+        guard (1...tracks.count).contains(from) else {
+            throw PlayerError.invalidValue("the playlist has \(tracks.count) tracks; from must be 1–\(tracks.count)")
+        }
+        try playList(tracks.map(\.id), from: from - 1, playlistID: playlistID)
+        if let playlistID {
+            try store.markPlaylistPlayed(id: playlistID)
+            publish("library", "playlist \(playlistID) played")
+        }
     }
 
     /// Adds tracks after the current entry (`next`) or at the end; or at 1-based `index` when given.

@@ -17,10 +17,14 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
     public var addedAt: Date
     /// The album's artwork (see `ArtworkRecord`), from its first track that has one or its folder image.
     public var artworkHash: String?
+    /// Liked (a favorite) or disliked; nil when neither.
+    public var opinion: Opinion?
+    public var playCount: Int
+    public var lastPlayedAt: Date?
 
     public init(id: Int64, identity: String, title: String, artist: String, date: String?, year: Int?, genre: String?,
                 isCompilation: Bool, trackCount: Int, discCount: Int, duration: Double, addedAt: Date,
-                artworkHash: String? = nil) {
+                artworkHash: String? = nil, opinion: Opinion? = nil, playCount: Int = 0, lastPlayedAt: Date? = nil) {
         self.id = id
         self.identity = identity
         self.title = title
@@ -34,6 +38,9 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
         self.duration = duration
         self.addedAt = addedAt
         self.artworkHash = artworkHash
+        self.opinion = opinion
+        self.playCount = playCount
+        self.lastPlayedAt = lastPlayedAt
     }
 }
 
@@ -64,11 +71,16 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public var importMode: ImportMode?
     /// Whether the user edited its metadata (the fields above already show the edits).
     public var edited: Bool
+    public var favorite: Bool
+    public var playCount: Int
+    public var lastPlayedAt: Date?
+    public var addedAt: Date?
 
     public init(id: Int64, ref: TrackRef, albumID: Int64, title: String, artist: String, albumArtist: String,
                 album: String, genre: String?, date: String?, trackNumber: Int?, trackTotal: Int?,
                 discNumber: Int?, discTotal: Int?, duration: Double, info: StreamInfo, path: String?,
-                artworkHash: String? = nil, missing: MissingReason? = nil, importMode: ImportMode? = nil, edited: Bool = false) {
+                artworkHash: String? = nil, missing: MissingReason? = nil, importMode: ImportMode? = nil, edited: Bool = false,
+                favorite: Bool = false, playCount: Int = 0, lastPlayedAt: Date? = nil, addedAt: Date? = nil) {
         self.id = id
         self.ref = ref
         self.albumID = albumID
@@ -89,5 +101,9 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.missing = missing
         self.importMode = importMode
         self.edited = edited
+        self.favorite = favorite
+        self.playCount = playCount
+        self.lastPlayedAt = lastPlayedAt
+        self.addedAt = addedAt
     }
 }

@@ -23,12 +23,15 @@ public struct QueueEntry: Sendable, Hashable, Codable, Identifiable {
     public var track: Track
     /// Queued by the album-play command: shuffle never reorders these.
     public var albumLock: Bool
+    /// The playlist it was queued from, when playback started from a playlist.
+    public var playlistID: Int64?
 
-    public init(id: Int64, index: Int, track: Track, albumLock: Bool) {
+    public init(id: Int64, index: Int, track: Track, albumLock: Bool, playlistID: Int64? = nil) {
         self.id = id
         self.index = index
         self.track = track
         self.albumLock = albumLock
+        self.playlistID = playlistID
     }
 }
 

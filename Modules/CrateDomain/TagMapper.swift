@@ -23,6 +23,9 @@ public struct TagMapper: Sendable {
         case "DISCTOTAL", "TOTALDISCS": number(value, \.discTotal)
         case "MUSICBRAINZ_ALBUMID": set(\.musicBrainzAlbumID, value)
         case "COMPILATION": flag(value)
+        case "LYRICS", "UNSYNCEDLYRICS", "UNSYNCED LYRICS": set(\.lyrics, value)
+        case "ARTISTSORT": set(\.artistSort, value)
+        case "ALBUMARTISTSORT": set(\.albumArtistSort, value)
         default: break
         }
     }
@@ -46,10 +49,16 @@ public struct TagMapper: Sendable {
         case "TRCK", "TRK": numberPair(value, \.trackNumber, \.trackTotal)
         case "TPOS", "TPA": numberPair(value, \.discNumber, \.discTotal)
         case "TCMP", "TCP": flag(value)
+        case "USLT", "ULT": set(\.lyrics, value)
+        case "TSOP", "TSP": set(\.artistSort, value)
+        case "TSO2": set(\.albumArtistSort, value)
         case "TXXX":
             switch description?.uppercased() {
             case "MUSICBRAINZ ALBUM ID", "MUSICBRAINZ_ALBUMID": set(\.musicBrainzAlbumID, value)
             case "ALBUMARTIST", "ALBUM ARTIST": set(\.albumArtist, value)
+            case "ALBUMARTISTSORT": set(\.albumArtistSort, value)
+            // foobar2000 and Mp3tag keep lyrics in a user text frame.
+            case "UNSYNCEDLYRICS", "LYRICS": set(\.lyrics, value)
             default: break
             }
         default: break

@@ -14,11 +14,17 @@ public struct TrackTags: Sendable, Hashable, Codable {
     public var discTotal: Int?
     public var musicBrainzAlbumID: String?
     public var isCompilation: Bool = false
+    /// Unsynchronised lyrics (ID3 USLT, Vorbis LYRICS / UNSYNCEDLYRICS).
+    public var lyrics: String?
+    /// Sort names (ID3 TSOP / TSO2, Vorbis ARTISTSORT / ALBUMARTISTSORT): "Beatles, The".
+    public var artistSort: String?
+    public var albumArtistSort: String?
 
     public init(title: String? = nil, artist: String? = nil, albumArtist: String? = nil, album: String? = nil,
                 genre: String? = nil, date: String? = nil, trackNumber: Int? = nil, trackTotal: Int? = nil,
                 discNumber: Int? = nil, discTotal: Int? = nil, musicBrainzAlbumID: String? = nil,
-                isCompilation: Bool = false) {
+                isCompilation: Bool = false, lyrics: String? = nil, artistSort: String? = nil,
+                albumArtistSort: String? = nil) {
         self.title = title
         self.artist = artist
         self.albumArtist = albumArtist
@@ -31,6 +37,9 @@ public struct TrackTags: Sendable, Hashable, Codable {
         self.discTotal = discTotal
         self.musicBrainzAlbumID = musicBrainzAlbumID
         self.isCompilation = isCompilation
+        self.lyrics = lyrics
+        self.artistSort = artistSort
+        self.albumArtistSort = albumArtistSort
     }
 
     /// The four leading digits of `date`, when they look like a year.

@@ -17,6 +17,8 @@ extension LibraryStore {
             func number(_ name: String, _ new: Int?) -> Int? { edit.clear.contains(name) ? nil : (new ?? old?[name]) }
             let values: [(String, (any DatabaseValueConvertible)?)] = [
                 ("title", text("title", edit.title)), ("artist", text("artist", edit.artist)),
+                // Lists sort an edited artist under its new name.
+                ("artist_sort_key", text("artist", edit.artist).map { SortName.key($0) }),
                 ("album", text("album", edit.album)), ("album_artist", text("album_artist", edit.albumArtist)),
                 ("genre", text("genre", edit.genre)), ("date", text("date", edit.date)),
                 ("track_number", number("track_number", edit.trackNumber)),

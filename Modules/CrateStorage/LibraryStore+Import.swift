@@ -85,7 +85,7 @@ extension LibraryStore {
             touched.insert(old)
         }
         let albumID = try albumID(for: track, in: db, now: now)
-        let artistID = try artistID(named: track.artist, in: db)
+        let artistID = try artistID(named: track.artist, sortTag: track.tags.artistSort, in: db)
         let t = track.tags, i = track.info
         try db.cachedStatement(sql: """
             INSERT INTO track (source, source_id, album_id, artist_id, title, artist, tag_album_artist, tag_album,
@@ -110,8 +110,24 @@ extension LibraryStore {
                 t.discTotal, t.musicBrainzAlbumID, i.codec, i.sampleRate, i.channels, i.bitsPerSample,
                 i.frames, i.duration ?? 0, now, now, track.artworkHash,
             ])
-        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM track WHERE source = ? AND source_id = ?"),
+        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM track WHERE source = ? AND source_id = ?"),
                                     arguments: [track.ref.source, track.ref.id]) ?? db.lastInsertedRowID
+        try saveEmbeddedLyrics(t.lyrics, trackID: id, in: db, now: now)
+        return id
+    }
+
+    /// Embedded lyrics follow the file: saved, replaced, or removed when the tags no longer have them
+    /// (lyrics from another provider are kept).
+    private func saveEmbeddedLyrics(_ text: String?, trackID: Int64, in db: Database, now: Double) throws {
+        if let text {
+            try db.cachedStatement(sql: """
+                INSERT INTO lyrics (track_id, text, provider, updated_at) VALUES (?, ?, 'embedded', ?)
+                ON CONFLICT(track_id) DO UPDATE SET text = excluded.text, provider = 'embedded', updated_at = excluded.updated_at
+                WHERE lyrics.text <> excluded.text OR lyrics.provider <> 'embedded'
+                """).execute(arguments: [trackID, text, now])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM lyrics WHERE track_id = ? AND provider = 'embedded'").execute(arguments: [trackID])
+        }
     }
 
     private func record(path: String, stamp: FileStamp, outcome: String, trackID: Int64?, mode: ImportMode,
@@ -132,10 +148,18 @@ extension LibraryStore {
         }
     }
 
-    private func artistID(named name: String, in db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM artist WHERE name = ?"),
-                                    arguments: [name]) { return id }
-        try db.cachedStatement(sql: "INSERT INTO artist (name) VALUES (?)").execute(arguments: [name])
+    /// The artist row for `name`; a sort tag seen later sets its sort key (lists ignore leading articles otherwise).
+    private func artistID(named name: String, sortTag: String?, in db: Database) throws -> Int64 {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, sort_name FROM artist WHERE name = ?"), arguments: [name]) {
+            let id: Int64 = row["id"]
+            if let sortTag, sortTag != (row["sort_name"] as String?) {
+                try db.cachedStatement(sql: "UPDATE artist SET sort_name = ?, sort_key = ? WHERE id = ?")
+                    .execute(arguments: [sortTag, SortName.key(name, sortTag: sortTag), id])
+            }
+            return id
+        }
+        try db.cachedStatement(sql: "INSERT INTO artist (name, sort_name, sort_key) VALUES (?, ?, ?)")
+            .execute(arguments: [name, sortTag, SortName.key(name, sortTag: sortTag)])
         return db.lastInsertedRowID
     }
 
@@ -149,7 +173,9 @@ extension LibraryStore {
                 """).execute(arguments: [key.date, track.tags.year, track.tags.genre, id])
             return id
         }
-        let artist = try artistID(named: key.artist, in: db)
+        let sortTag = track.tags.albumArtist == key.artist ? track.tags.albumArtistSort
+            : (track.tags.albumArtist == nil && track.artist == key.artist ? track.tags.artistSort : nil)
+        let artist = try artistID(named: key.artist, sortTag: sortTag, in: db)
         try db.cachedStatement(sql: """
             INSERT INTO album (identity, title, artist_id, date, year, genre, is_compilation, added_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

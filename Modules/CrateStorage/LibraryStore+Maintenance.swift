@@ -26,7 +26,14 @@ extension LibraryStore {
                 filesByMode: modes, artwork: try count("SELECT COUNT(*) FROM artwork"),
                 tracksWithoutArtwork: try count("SELECT COUNT(*) FROM track WHERE artwork_hash IS NULL"),
                 overrides: try count("SELECT COUNT(*) FROM track_override"),
-                libraryRoots: try count("SELECT COUNT(*) FROM library_root"))
+                libraryRoots: try count("SELECT COUNT(*) FROM library_root"),
+                playlists: try count("SELECT COUNT(*) FROM playlist"),
+                playlistEntries: try count("SELECT COUNT(*) FROM playlist_entry"),
+                favorites: try count("SELECT COUNT(*) FROM opinion WHERE value = 'favorite'"),
+                dislikes: try count("SELECT COUNT(*) FROM opinion WHERE value = 'dislike'"),
+                lyrics: try count("SELECT COUNT(*) FROM lyrics"),
+                recentItems: try count("SELECT COUNT(*) FROM recent_item"),
+                plays: try count("SELECT COUNT(*) FROM play_log"))
         }
     }
 
@@ -56,6 +63,19 @@ extension LibraryStore {
                 UPDATE player_state SET current_entry = NULL
                 WHERE current_entry IS NOT NULL AND current_entry NOT IN (SELECT id FROM queue_entry)
                 """)
+            try run("playlist entries",
+                    "DELETE FROM playlist_entry WHERE track_id NOT IN (SELECT id FROM track) OR playlist_id NOT IN (SELECT id FROM playlist)")
+            try run("queue playlist references",
+                    "UPDATE queue_entry SET playlist_id = NULL WHERE playlist_id IS NOT NULL AND playlist_id NOT IN (SELECT id FROM playlist)")
+            try run("lyrics", "DELETE FROM lyrics WHERE track_id NOT IN (SELECT id FROM track)")
+            try run("plays", "DELETE FROM play_log WHERE track_id NOT IN (SELECT id FROM track)")
+            for kind in FavoriteKind.allCases {
+                try run("favorites and dislikes", "DELETE FROM opinion WHERE kind = '\(kind.rawValue)' AND item_id NOT IN (SELECT id FROM \(kind.rawValue))")
+            }
+            for kind in [RecentItem.Kind.album, .playlist] {
+                try run("recent items", "DELETE FROM recent_item WHERE kind = '\(kind.rawValue)' AND item_id NOT IN (SELECT id FROM \(kind.rawValue))")
+            }
+            for (name, changes) in try SearchIndex.repair(db) { removed[name, default: 0] += changes }
             try run("artwork references", "UPDATE track SET artwork_hash = NULL, artwork_checked = 0 WHERE artwork_hash IS NOT NULL AND artwork_hash NOT IN (SELECT hash FROM artwork)")
             try run("artwork references", "UPDATE album SET artwork_hash = NULL WHERE artwork_hash IS NOT NULL AND artwork_hash NOT IN (SELECT hash FROM artwork)")
             let unused = try Row.fetchAll(db, sql: """
@@ -157,6 +177,14 @@ public struct LibraryDiagnostics: Sendable, Hashable, Codable {
     public var tracksWithoutArtwork: Int
     public var overrides: Int
     public var libraryRoots: Int
+    public var playlists: Int
+    public var playlistEntries: Int
+    public var favorites: Int
+    public var dislikes: Int
+    public var lyrics: Int
+    public var recentItems: Int
+    /// Finished plays counted (the log behind play counts and top artists).
+    public var plays: Int
 }
 
 extension LibraryStore {

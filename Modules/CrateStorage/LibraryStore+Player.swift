@@ -6,17 +6,6 @@ import GRDB
 extension LibraryStore {
     public static let historyLimit = 100
 
-    /// Records a finished track (newest first, at most 100 kept).
-    public func recordHistory(trackID: Int64, at date: Date = Date()) throws {
-        try write { db in
-            try db.execute(sql: "INSERT INTO play_history (track_id, played_at) VALUES (?, ?)",
-                           arguments: [trackID, date.timeIntervalSince1970])
-            try db.execute(sql: """
-                DELETE FROM play_history WHERE id NOT IN (SELECT id FROM play_history ORDER BY played_at DESC, id DESC LIMIT ?)
-                """, arguments: [Self.historyLimit])
-        }
-    }
-
     public func history(limit: Int = historyLimit) throws -> [HistoryEntry] {
         try read { db in
             try Row.fetchAll(db, sql: """

@@ -3,9 +3,10 @@ import Foundation
 import GRDB
 
 extension LibraryStore {
-    private static let albumSelect = """
+    static let albumSelect = """
         SELECT album.id, album.identity, album.title, artist.name AS artist, album.date, album.year, album.genre,
-               album.is_compilation, album.added_at, album.artwork_hash,
+               album.is_compilation, album.added_at, album.artwork_hash, album.play_count, album.last_played_at,
+               (SELECT value FROM opinion WHERE kind = 'album' AND item_id = album.id) AS opinion,
                COUNT(track.id) AS track_count,
                MAX(1, COUNT(DISTINCT COALESCE(track.disc_number, 1))) AS disc_count,
                COALESCE(SUM(track.duration), 0) AS duration
@@ -13,15 +14,6 @@ extension LibraryStore {
         JOIN artist ON artist.id = album.artist_id
         LEFT JOIN track ON track.album_id = album.id
         """
-
-    /// Every album, by album artist, then year, then title.
-    public func albums() throws -> [Album] {
-        try read { db in
-            try Row.fetchAll(db, sql: Self.albumSelect + """
-                 GROUP BY album.id ORDER BY artist.name COLLATE NOCASE, album.year, album.title COLLATE NOCASE
-                """).map(Self.album)
-        }
-    }
 
     public func album(id: Int64) throws -> Album? {
         try read { db in
@@ -35,7 +27,7 @@ extension LibraryStore {
     public func resolveAlbum(_ query: String) throws -> Album {
         let q = query.trimmingCharacters(in: .whitespaces)
         if let id = Int64(q), let album = try album(id: id) { return album }
-        let all = try albums()
+        let all = try albums(includeDisliked: true)
         let exact = all.filter { $0.title.caseInsensitiveCompare(q) == .orderedSame }
         if exact.count == 1, let only = exact.first { return only }
         let words = q.lowercased().split(separator: " ").map(String.init)
@@ -59,7 +51,8 @@ extension LibraryStore {
                COALESCE(o.disc_number, track.disc_number) AS disc_number, track.disc_total,
                track.duration, track.codec, track.sample_rate, track.channels, track.bits_per_sample, track.frames,
                track.artwork_hash, track.missing_reason, track.missing_detail, o.track_id IS NOT NULL AS edited,
-               file.path, file.import_mode
+               file.path, file.import_mode, track.play_count, track.last_played_at, track.added_at,
+               EXISTS (SELECT 1 FROM opinion WHERE kind = 'track' AND item_id = track.id) AS favorite
         FROM track
         JOIN album ON album.id = track.album_id
         JOIN artist AS album_artist ON album_artist.id = album.artist_id
@@ -98,11 +91,13 @@ extension LibraryStore {
         try read { db in try Row.fetchOne(db, sql: Self.trackSelect + " WHERE track.id = ?", arguments: [id]).map(Self.track) }
     }
 
-    private static func album(_ row: Row) -> Album {
+    static func album(_ row: Row) -> Album {
         Album(id: row["id"], identity: row["identity"], title: row["title"], artist: row["artist"], date: row["date"],
               year: row["year"], genre: row["genre"], isCompilation: row["is_compilation"],
               trackCount: row["track_count"], discCount: row["disc_count"], duration: row["duration"],
-              addedAt: Date(timeIntervalSince1970: row["added_at"]), artworkHash: row["artwork_hash"])
+              addedAt: Date(timeIntervalSince1970: row["added_at"]), artworkHash: row["artwork_hash"],
+              opinion: (row["opinion"] as String?).flatMap(Opinion.init(rawValue:)), playCount: row["play_count"],
+              lastPlayedAt: (row["last_played_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 
     static func track(_ row: Row) -> Track {
@@ -114,6 +109,9 @@ extension LibraryStore {
                                bitsPerSample: row["bits_per_sample"], frames: row["frames"]),
               path: row["path"], artworkHash: row["artwork_hash"],
               missing: (row["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)),
-              importMode: (row["import_mode"] as String?).flatMap(ImportMode.init(rawValue:)), edited: row["edited"])
+              importMode: (row["import_mode"] as String?).flatMap(ImportMode.init(rawValue:)), edited: row["edited"],
+              favorite: row["favorite"], playCount: row["play_count"],
+              lastPlayedAt: (row["last_played_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+              addedAt: (row["added_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 }

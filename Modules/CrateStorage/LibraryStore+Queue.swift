@@ -15,11 +15,12 @@ extension LibraryStore {
     public func queue(offset: Int = 0, limit: Int = 1000) throws -> [QueueEntry] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT queue_entry.id AS entry_id, queue_entry.album_lock, q.* FROM queue_entry
+                SELECT queue_entry.id AS entry_id, queue_entry.album_lock, queue_entry.playlist_id AS entry_playlist, q.* FROM queue_entry
                 JOIN (\(Self.trackSelect)) AS q ON q.id = queue_entry.track_id
                 ORDER BY queue_entry.position LIMIT ? OFFSET ?
                 """, arguments: [limit, offset]).enumerated().map { i, row in
-                QueueEntry(id: row["entry_id"], index: offset + i + 1, track: Self.track(row), albumLock: row["album_lock"])
+                QueueEntry(id: row["entry_id"], index: offset + i + 1, track: Self.track(row), albumLock: row["album_lock"],
+                                  playlistID: row["entry_playlist"])
             }
         }
     }
@@ -48,10 +49,10 @@ extension LibraryStore {
 
     /// Replaces the whole queue with `trackIDs`; returns the new entries' ids in order.
     @discardableResult
-    public func replaceQueue(with trackIDs: [Int64], albumLock: Bool = false) throws -> [Int64] {
+    public func replaceQueue(with trackIDs: [Int64], albumLock: Bool = false, playlistID: Int64? = nil) throws -> [Int64] {
         try write { db in
             try db.execute(sql: "DELETE FROM queue_entry")
-            return try Self.insert(trackIDs, from: 0, step: Self.gap, albumLock: albumLock, db)
+            return try Self.insert(trackIDs, from: 0, step: Self.gap, albumLock: albumLock, playlistID: playlistID, db)
         }
     }
 
@@ -112,7 +113,7 @@ extension LibraryStore {
     /// Puts `trackID` in place of entry `id` (playing from history replaces only the current track).
     public func replaceQueueEntryTrack(_ id: Int64, with trackID: Int64) throws {
         try write { db in
-            try db.execute(sql: "UPDATE queue_entry SET track_id = ?, album_lock = 0 WHERE id = ?", arguments: [trackID, id])
+            try db.execute(sql: "UPDATE queue_entry SET track_id = ?, album_lock = 0, playlist_id = NULL WHERE id = ?", arguments: [trackID, id])
         }
     }
 
@@ -120,10 +121,11 @@ extension LibraryStore {
 
     static func entry(id: Int64, _ db: Database) throws -> QueueEntry? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT queue_entry.id AS entry_id, queue_entry.album_lock, q.* FROM queue_entry
+            SELECT queue_entry.id AS entry_id, queue_entry.album_lock, queue_entry.playlist_id AS entry_playlist, q.* FROM queue_entry
             JOIN (\(trackSelect)) AS q ON q.id = queue_entry.track_id WHERE queue_entry.id = ?
             """, arguments: [id]) else { return nil }
-        return QueueEntry(id: row["entry_id"], index: try index(of: id, db), track: track(row), albumLock: row["album_lock"])
+        return QueueEntry(id: row["entry_id"], index: try index(of: id, db), track: track(row), albumLock: row["album_lock"],
+                                  playlistID: row["entry_playlist"])
     }
 
     /// 1-based index of entry `id`.
@@ -146,10 +148,11 @@ extension LibraryStore {
         return (before, after)
     }
 
-    static func insert(_ trackIDs: [Int64], from start: Double, step: Double, albumLock: Bool, _ db: Database) throws -> [Int64] {
-        let statement = try db.makeStatement(sql: "INSERT INTO queue_entry (track_id, position, album_lock) VALUES (?, ?, ?)")
+    static func insert(_ trackIDs: [Int64], from start: Double, step: Double, albumLock: Bool, playlistID: Int64? = nil,
+                       _ db: Database) throws -> [Int64] {
+        let statement = try db.makeStatement(sql: "INSERT INTO queue_entry (track_id, position, album_lock, playlist_id) VALUES (?, ?, ?, ?)")
         return try trackIDs.enumerated().map { i, track in
-            try statement.execute(arguments: [track, start + step * Double(i + 1), albumLock])
+            try statement.execute(arguments: [track, start + step * Double(i + 1), albumLock, playlistID])
             return db.lastInsertedRowID
         }
     }

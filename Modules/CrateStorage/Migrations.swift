@@ -1,3 +1,4 @@
+import CrateDomain
 import GRDB
 
 /// Versioned schema. Never edit a registered migration; add a new one.
@@ -150,6 +151,88 @@ enum Migrations {
                            'reference', strftime('%s', 'now')
                     FROM file;
                 """)
+        }
+        m.registerMigration("v4: search index, lyrics, favorites and dislikes, playlists, recents, play counts, sort keys") { db in
+            try db.execute(sql: """
+                ALTER TABLE artist ADD COLUMN sort_name TEXT;                -- from sort tags (TSOP/TSO2, ARTISTSORT)
+                ALTER TABLE artist ADD COLUMN sort_key TEXT NOT NULL DEFAULT '';  -- SortName.key: what lists sort by
+                ALTER TABLE track_override ADD COLUMN artist_sort_key TEXT;
+                ALTER TABLE track ADD COLUMN play_count INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE track ADD COLUMN last_played_at REAL;
+                ALTER TABLE album ADD COLUMN play_count INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE album ADD COLUMN last_played_at REAL;
+                -- Every finished play, for "top artists of the last 30 days" (history keeps only 100).
+                CREATE TABLE play_log (
+                    id INTEGER PRIMARY KEY,
+                    track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
+                    played_at REAL NOT NULL
+                );
+                CREATE INDEX play_log_time ON play_log(played_at);
+                CREATE INDEX play_log_track ON play_log(track_id);
+                CREATE INDEX track_artist ON track(artist_id);
+                CREATE TABLE lyrics (
+                    track_id INTEGER PRIMARY KEY REFERENCES track(id) ON DELETE CASCADE,
+                    text TEXT NOT NULL,
+                    provider TEXT NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                CREATE TABLE playlist (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL,
+                    last_played_at REAL                          -- only when playback starts from the playlist
+                );
+                -- Manual order by position (renumbered on every edit: playlists are small); duplicates allowed.
+                CREATE TABLE playlist_entry (
+                    id INTEGER PRIMARY KEY,
+                    playlist_id INTEGER NOT NULL REFERENCES playlist(id) ON DELETE CASCADE,
+                    track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    added_at REAL NOT NULL
+                );
+                CREATE INDEX playlist_entry_order ON playlist_entry(playlist_id, position);
+                CREATE INDEX playlist_entry_track ON playlist_entry(track_id);
+                ALTER TABLE queue_entry ADD COLUMN playlist_id INTEGER REFERENCES playlist(id) ON DELETE SET NULL;
+                -- One opinion per item, so like and dislike of an album exclude each other by construction.
+                CREATE TABLE opinion (
+                    kind TEXT NOT NULL,                          -- track | album | artist | playlist
+                    item_id INTEGER NOT NULL,
+                    value TEXT NOT NULL CHECK (value IN ('favorite', 'dislike')),
+                    created_at REAL NOT NULL,
+                    PRIMARY KEY (kind, item_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX opinion_value ON opinion(kind, value, created_at);
+                CREATE TABLE recent_item (
+                    kind TEXT NOT NULL,                          -- album | playlist
+                    item_id INTEGER NOT NULL,
+                    played_at REAL NOT NULL,
+                    PRIMARY KEY (kind, item_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX recent_item_time ON recent_item(played_at);
+                -- Opinions and recents name items of several tables, so they go with their item by trigger.
+                CREATE TRIGGER track_gone AFTER DELETE ON track BEGIN
+                    DELETE FROM opinion WHERE kind = 'track' AND item_id = old.id;
+                END;
+                CREATE TRIGGER album_gone AFTER DELETE ON album BEGIN
+                    DELETE FROM opinion WHERE kind = 'album' AND item_id = old.id;
+                    DELETE FROM recent_item WHERE kind = 'album' AND item_id = old.id;
+                END;
+                CREATE TRIGGER artist_gone AFTER DELETE ON artist BEGIN
+                    DELETE FROM opinion WHERE kind = 'artist' AND item_id = old.id;
+                END;
+                CREATE TRIGGER playlist_gone AFTER DELETE ON playlist BEGIN
+                    DELETE FROM opinion WHERE kind = 'playlist' AND item_id = old.id;
+                    DELETE FROM recent_item WHERE kind = 'playlist' AND item_id = old.id;
+                END;
+                """)
+            try SearchIndex.create(db)
+            // Sort keys for artists imported before v4 (no sort tags known yet: articles are ignored).
+            let artists = try Row.fetchAll(db, sql: "SELECT id, name FROM artist")
+            for row in artists {
+                try db.execute(sql: "UPDATE artist SET sort_key = ? WHERE id = ?",
+                               arguments: [SortName.key(row["name"]), row["id"] as Int64])
+            }
         }
         return m
     }

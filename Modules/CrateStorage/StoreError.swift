@@ -7,6 +7,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case ambiguousAlbum(query: String, candidates: [String])
     case trackNotFound(Int64)
     case unknownField(String, known: [String])
+    case notFound(kind: String, query: String)
+    case ambiguous(kind: String, query: String, candidates: [String])
+    case invalid(String)
 
     public var description: String {
         switch self {
@@ -22,6 +25,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "no track has id \(id) (see `crate tracks ALBUM`)"
         case let .unknownField(field, known):
             "unknown field '\(field)'; fields: \(known.joined(separator: ", "))"
+        case let .notFound(kind, query):
+            "no \(kind) matches '\(query)'"
+        case let .ambiguous(kind, query, candidates):
+            "'\(query)' matches \(candidates.count) \(kind)s; be more specific or use the id:\n  "
+                + candidates.prefix(10).joined(separator: "\n  ")
+        case let .invalid(message):
+            message
         case let .ambiguousAlbum(query, candidates):
             "'\(query)' matches \(candidates.count) albums; be more specific or use the id:\n  "
                 + candidates.prefix(10).joined(separator: "\n  ")

@@ -96,7 +96,7 @@ import Testing
         let server = try PulseTestServer()
         defer { server.stop() }
         let (runtime, a, b) = try runtime(seconds: 10, pulse: server)
-        try runtime.store.recordHistory(trackID: b[1].id)
+        try runtime.store.recordPlay(trackID: b[1].id)
         let player = try await PlayerService.start(runtime: runtime, output: "pulse")
         try await player.playList(a.map(\.id))
         try await player.playHistory(1)

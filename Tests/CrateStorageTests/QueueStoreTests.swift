@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func historyKeepsTheNewestHundred() throws {
-        for i in 0..<130 { try store.recordHistory(trackID: tracks[i % 5], at: Date(timeIntervalSince1970: Double(i))) }
+        for i in 0..<130 { try store.recordPlay(trackID: tracks[i % 5], at: Date(timeIntervalSince1970: Double(i))) }
         let history = try store.history()
         #expect(history.count == 100)
         #expect(history.first?.playedAt == Date(timeIntervalSince1970: 129))

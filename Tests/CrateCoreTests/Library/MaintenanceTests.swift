@@ -63,7 +63,7 @@ import Testing
         let runtime = try f.runtime()
         _ = try runtime.library.importPaths([f.music.path])
         _ = try runtime.store.replaceQueue(with: [1, 2])
-        try runtime.store.recordHistory(trackID: 1)
+        try runtime.store.recordPlay(trackID: 1)
         try runtime.store.saveTrackPosition(trackID: 2, seconds: 3)
         // Rows left behind as if by an older version or a crash: written with foreign keys off.
         var config = Configuration()

@@ -1,0 +1,165 @@
+import CrateDomain
+import Foundation
+import GRDB
+
+/// Local search over the FTS5 index (see `SearchIndex`): one query, grouped artist → album → track →
+/// playlist → lyrics, each group ranked by bm25 (or by the query's sort) and paged on its own.
+extension LibraryStore {
+    /// How one group maps the query onto its tables.
+    private struct GroupPlan {
+        var fts: String
+        /// The base table's id column joined to the index's rowid.
+        var idColumn: String
+        var from: String
+        /// FTS columns for `artist:`, `album:`, `title:`; a field missing here rules the group out.
+        var columns: [SearchQuery.TextField: String]
+        var genre: String?
+        var year: String?
+        var added: String?
+        var baseFilter: String?
+        var order: (SearchQuery.Sort) -> String?
+    }
+
+    private static func plan(_ group: SearchGroup) -> GroupPlan {
+        switch group {
+        case .artists:
+            return GroupPlan(fts: "artist_fts", idColumn: "artist.id", from: "artist", columns: [.artist: "name"],
+                             order: { _ in nil })
+        case .albums:
+            return GroupPlan(fts: "album_fts", idColumn: "album.id",
+                             from: "album JOIN artist ON artist.id = album.artist_id",
+                             columns: [.artist: "artist", .album: "title"], genre: "album.genre", year: "album.year",
+                             added: "album.added_at", baseFilter: notDisliked, order: { sort in
+                                 switch sort.key {
+                                 case .title, .album: albumOrder(.title, sort.order)
+                                 case .artist: albumOrder(.artist, sort.order)
+                                 case .year: albumOrder(.year, sort.order)
+                                 case .added: albumOrder(.added, sort.order)
+                                 }
+                             })
+        case .tracks:
+            return GroupPlan(fts: "track_fts", idColumn: "track.id", from: """
+                track JOIN album ON album.id = track.album_id JOIN artist AS album_artist ON album_artist.id = album.artist_id
+                LEFT JOIN track_override AS o ON o.track_id = track.id
+                """, columns: [.artist: "artist", .album: "album", .title: "title"],
+                             genre: "COALESCE(o.genre, track.genre)",
+                             year: "CAST(substr(COALESCE(o.date, track.date), 1, 4) AS INTEGER)",
+                             added: "track.added_at", order: { sort in
+                                 switch sort.key {
+                                 case .title: trackOrder(.title, sort.order)
+                                 case .artist: trackOrder(.artist, sort.order)
+                                 case .added: trackOrder(.added, sort.order)
+                                 case .album: "COALESCE(o.album, album.title) COLLATE NOCASE \(sort.order == .ascending ? "ASC" : "DESC"), "
+                                     + "COALESCE(track.disc_number, 1), COALESCE(o.track_number, track.track_number), track.id"
+                                 case .year: "CAST(substr(COALESCE(o.date, track.date), 1, 4) AS INTEGER) "
+                                     + "\(sort.order == .ascending ? "ASC" : "DESC"), album.title COLLATE NOCASE, "
+                                     + "COALESCE(track.disc_number, 1), COALESCE(o.track_number, track.track_number), track.id"
+                                 }
+                             })
+        case .playlists:
+            return GroupPlan(fts: "playlist_fts", idColumn: "playlist.id", from: "playlist", columns: [:], order: { _ in nil })
+        case .lyrics:
+            return GroupPlan(fts: "lyrics_fts", idColumn: "lyrics.track_id", from: "lyrics", columns: [:], order: { _ in nil })
+        }
+    }
+
+    /// Searches the library. `groups` picks which groups to fill; each gets `limit` items from `offset`.
+    /// Groups a query's filters do not apply to (artists have no year) are left out, as are empty ones.
+    public func search(_ query: SearchQuery, text: String, groups: [SearchGroup] = SearchGroup.allCases,
+                       offset: Int = 0, limit: Int = 5) throws -> SearchResults {
+        try read { db in
+            var results: [SearchGroupResult] = []
+            for group in SearchGroup.allCases where groups.contains(group) {
+                guard let (ids, total) = try Self.matches(group, query, offset: max(0, offset), limit: max(0, limit), db),
+                      total > 0 else { continue }
+                var result = SearchGroupResult(group: group, total: total, offset: offset)
+                switch group {
+                case .artists: result.artists = try Self.fetch(ids, Self.artistSelect + " WHERE artist.id IN", db).map(Self.artist)
+                case .albums:
+                    result.albums = try Self.fetch(ids, Self.albumSelect + " WHERE album.id IN", db, suffix: " GROUP BY album.id")
+                        .map(Self.album)
+                case .tracks: result.tracks = try Self.fetch(ids, Self.trackSelect + " WHERE track.id IN", db).map(Self.track)
+                case .playlists:
+                    result.playlists = try Self.fetch(ids, Self.playlistSelect + " WHERE playlist.id IN", db).map(Self.playlist)
+                case .lyrics: result.lyrics = try Self.lyricsHits(ids, query, db)
+                }
+                results.append(result)
+            }
+            return SearchResults(query: text, scope: .local, groups: results)
+        }
+    }
+
+    /// The ids of one page of `group`'s matches, in order, and the number of matches; nil when the
+    /// query's filters do not apply to the group.
+    private static func matches(_ group: SearchGroup, _ query: SearchQuery, offset: Int, limit: Int,
+                                _ db: Database) throws -> ([Int64], Int)? {
+        let plan = plan(group)
+        var match: [String] = []
+        if let words = SearchExpression.all(query.words) { match.append(words) }
+        for (field, values) in query.fields.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where field != .genre {
+            guard let column = plan.columns[field] else { return nil }
+            if let expr = SearchExpression.all(values, column: column) { match.append(expr) }
+        }
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let base = plan.baseFilter { conditions.append(base) }
+        if let genres = query.fields[.genre] {
+            guard let column = plan.genre else { return nil }
+            for g in genres {
+                conditions.append("\(column) LIKE ? ESCAPE '\\'")
+                arguments.append("%" + g.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                    .replacingOccurrences(of: "_", with: "\\_") + "%")
+            }
+        }
+        for (range, column) in [(query.year.map { ($0.lower.map(Double.init), $0.upper.map(Double.init)) }, plan.year),
+                                (query.added.map { ($0.lower, $0.upper) }, plan.added)] {
+            guard let range else { continue }
+            guard let column else { return nil }
+            if let lower = range.0 { conditions.append("\(column) >= ?"); arguments.append(lower) }
+            if let upper = range.1 { conditions.append("\(column) <= ?"); arguments.append(upper) }
+        }
+        if let excluded = SearchExpression.any(query.excluded) {
+            conditions.append("\(plan.idColumn) NOT IN (SELECT rowid FROM \(plan.fts) WHERE \(plan.fts) MATCH ?)")
+            arguments.append(excluded)
+        }
+        let ranked = !match.isEmpty
+        // Nothing to narrow by (only punctuation was typed): no matches rather than everything.
+        guard ranked || conditions.count > (plan.baseFilter == nil ? 0 : 1) else { return ([], 0) }
+        if ranked {
+            conditions.insert("\(plan.fts) MATCH ?", at: 0)
+            arguments.insert(match.joined(separator: " AND "), at: 0)
+        }
+        let from = ranked ? "\(plan.from) JOIN \(plan.fts) ON \(plan.fts).rowid = \(plan.idColumn)" : plan.from
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)\(filter)", arguments: StatementArguments(arguments)) ?? 0
+        guard total > offset, limit > 0 else { return ([], total) }
+        let order = query.sort.flatMap(plan.order) ?? (ranked ? "\(plan.fts).rank, \(plan.idColumn)" : plan.idColumn)
+        let ids = try Int64.fetchAll(db, sql: "SELECT \(plan.idColumn) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+                                     arguments: StatementArguments(arguments + [limit, offset]))
+        return (ids, total)
+    }
+
+    /// Rows for `ids` (`sql` ends in "... IN"), in the order of `ids`.
+    private static func fetch(_ ids: [Int64], _ sql: String, _ db: Database, suffix: String = "") throws -> [Row] {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try Row.fetchAll(db, sql: "\(sql) (\(marks))\(suffix)", arguments: StatementArguments(ids))
+        let byID = Dictionary(rows.map { (($0["id"] as Int64?) ?? 0, $0) }, uniquingKeysWith: { a, _ in a })
+        return ids.compactMap { byID[$0] }
+    }
+
+    private static func lyricsHits(_ ids: [Int64], _ query: SearchQuery, _ db: Database) throws -> [LyricsHit] {
+        let tracks = try fetch(ids, trackSelect + " WHERE track.id IN", db).map(track)
+        var snippets: [Int64: String] = [:]
+        if let match = SearchExpression.all(query.words) {
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: """
+                SELECT rowid, snippet(lyrics_fts, 0, '[', ']', '…', 10) AS s FROM lyrics_fts
+                WHERE lyrics_fts MATCH ? AND rowid IN (\(marks))
+                """, arguments: StatementArguments([match] + ids.map { $0 as any DatabaseValueConvertible })) {
+                snippets[row["rowid"]] = (row["s"] as String).replacingOccurrences(of: "\n", with: " / ")
+            }
+        }
+        return tracks.map { LyricsHit(track: $0, snippet: snippets[$0.id] ?? "") }
+    }
+}

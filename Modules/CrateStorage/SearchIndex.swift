@@ -1,0 +1,135 @@
+import GRDB
+
+/// The full-text index: FTS5 tables (`unicode61 remove_diacritics 2`) for artists, albums, tracks,
+/// playlists and lyrics, kept in step with their tables by triggers, so every writer keeps it right.
+///
+/// Punctuation: the tokenizer splits "R.E.M." into r, e, m. Each indexed name therefore also carries a
+/// compact form without `. / - ' ’ & +` ("REM", "ACDC", "aha"), and `SearchExpression` asks for either.
+enum SearchIndex {
+    static let tokenizer = "tokenize = 'unicode61 remove_diacritics 2'"
+
+    /// `expr`, followed by its compact form when that differs.
+    static func searchable(_ expr: String) -> String {
+        var compact = "(\(expr))"
+        for mark in [".", "/", "-", "''", "’", "&", "+"] { compact = "replace(\(compact), '\(mark)', '')" }
+        return "((\(expr)) || CASE WHEN \(compact) <> (\(expr)) THEN ' ' || \(compact) ELSE '' END)"
+    }
+
+    /// The track row as indexed: display fields, so overrides are found.
+    static func trackRow(_ id: String) -> String {
+        """
+        INSERT INTO track_fts (rowid, title, artist, album, source)
+        SELECT t.id, \(searchable("COALESCE(o.title, t.title)")), \(searchable("COALESCE(o.artist, t.artist)")),
+               \(searchable("COALESCE(o.album, al.title)")), t.source
+        FROM track t JOIN album al ON al.id = t.album_id LEFT JOIN track_override o ON o.track_id = t.id
+        WHERE t.id = \(id);
+        """
+    }
+
+    static func albumRow(_ id: String) -> String {
+        """
+        INSERT INTO album_fts (rowid, title, artist)
+        SELECT al.id, \(searchable("al.title")), \(searchable("ar.name")) FROM album al JOIN artist ar ON ar.id = al.artist_id
+        WHERE al.id = \(id);
+        """
+    }
+
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE artist_fts USING fts5(name, \(tokenizer));
+            CREATE VIRTUAL TABLE album_fts USING fts5(title, artist, \(tokenizer));
+            CREATE VIRTUAL TABLE track_fts USING fts5(title, artist, album, source UNINDEXED, \(tokenizer));
+            CREATE VIRTUAL TABLE playlist_fts USING fts5(name, \(tokenizer));
+            CREATE VIRTUAL TABLE lyrics_fts USING fts5(text, \(tokenizer));
+
+            CREATE TRIGGER artist_fts_insert AFTER INSERT ON artist BEGIN
+                INSERT INTO artist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
+            END;
+            CREATE TRIGGER artist_fts_update AFTER UPDATE OF name ON artist BEGIN
+                DELETE FROM artist_fts WHERE rowid = old.id;
+                INSERT INTO artist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
+            END;
+            CREATE TRIGGER artist_fts_delete AFTER DELETE ON artist BEGIN
+                DELETE FROM artist_fts WHERE rowid = old.id;
+            END;
+
+            CREATE TRIGGER album_fts_insert AFTER INSERT ON album BEGIN \(albumRow("new.id")) END;
+            CREATE TRIGGER album_fts_update AFTER UPDATE OF title, artist_id ON album BEGIN
+                DELETE FROM album_fts WHERE rowid = old.id;
+                \(albumRow("new.id"))
+                DELETE FROM track_fts WHERE rowid IN (SELECT id FROM track WHERE album_id = new.id);
+                \(trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: "WHERE t.album_id = new.id"))
+            END;
+            CREATE TRIGGER album_fts_delete AFTER DELETE ON album BEGIN
+                DELETE FROM album_fts WHERE rowid = old.id;
+            END;
+
+            CREATE TRIGGER track_fts_insert AFTER INSERT ON track BEGIN \(trackRow("new.id")) END;
+            CREATE TRIGGER track_fts_update AFTER UPDATE OF title, artist, album_id ON track BEGIN
+                DELETE FROM track_fts WHERE rowid = old.id;
+                \(trackRow("new.id"))
+            END;
+            CREATE TRIGGER track_fts_delete AFTER DELETE ON track BEGIN
+                DELETE FROM track_fts WHERE rowid = old.id;
+            END;
+            CREATE TRIGGER override_fts_insert AFTER INSERT ON track_override BEGIN
+                DELETE FROM track_fts WHERE rowid = new.track_id;
+                \(trackRow("new.track_id"))
+            END;
+            CREATE TRIGGER override_fts_update AFTER UPDATE ON track_override BEGIN
+                DELETE FROM track_fts WHERE rowid = new.track_id;
+                \(trackRow("new.track_id"))
+            END;
+            CREATE TRIGGER override_fts_delete AFTER DELETE ON track_override BEGIN
+                DELETE FROM track_fts WHERE rowid = old.track_id;
+                \(trackRow("old.track_id"))
+            END;
+
+            CREATE TRIGGER playlist_fts_insert AFTER INSERT ON playlist BEGIN
+                INSERT INTO playlist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
+            END;
+            CREATE TRIGGER playlist_fts_update AFTER UPDATE OF name ON playlist BEGIN
+                DELETE FROM playlist_fts WHERE rowid = old.id;
+                INSERT INTO playlist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
+            END;
+            CREATE TRIGGER playlist_fts_delete AFTER DELETE ON playlist BEGIN
+                DELETE FROM playlist_fts WHERE rowid = old.id;
+            END;
+
+            CREATE TRIGGER lyrics_fts_insert AFTER INSERT ON lyrics BEGIN
+                INSERT INTO lyrics_fts (rowid, text) VALUES (new.track_id, new.text);
+            END;
+            CREATE TRIGGER lyrics_fts_update AFTER UPDATE ON lyrics BEGIN
+                DELETE FROM lyrics_fts WHERE rowid = old.track_id;
+                INSERT INTO lyrics_fts (rowid, text) VALUES (new.track_id, new.text);
+            END;
+            CREATE TRIGGER lyrics_fts_delete AFTER DELETE ON lyrics BEGIN
+                DELETE FROM lyrics_fts WHERE rowid = old.track_id;
+            END;
+
+            INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name")) FROM artist;
+            \(albumRow("al.id").replacingOccurrences(of: "WHERE al.id = al.id", with: ""))
+            \(trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: ""))
+            """)
+    }
+
+    /// Brings the index in line with its tables: entries of gone items out, missing items in.
+    /// Returns how many entries changed, by index.
+    static func repair(_ db: Database) throws -> [String: Int] {
+        var changed: [String: Int] = [:]
+        func run(_ name: String, _ sql: String) throws {
+            try db.execute(sql: sql)
+            if db.changesCount > 0 { changed["search index (\(name))", default: 0] += db.changesCount }
+        }
+        for (fts, table, key) in [("artist_fts", "artist", "id"), ("album_fts", "album", "id"), ("track_fts", "track", "id"),
+                                  ("playlist_fts", "playlist", "id"), ("lyrics_fts", "lyrics", "track_id")] {
+            try run(table, "DELETE FROM \(fts) WHERE rowid NOT IN (SELECT \(key) FROM \(table))")
+        }
+        try run("artist", "INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name")) FROM artist WHERE id NOT IN (SELECT rowid FROM artist_fts)")
+        try run("album", albumRow("al.id").replacingOccurrences(of: "WHERE al.id = al.id", with: "WHERE al.id NOT IN (SELECT rowid FROM album_fts)"))
+        try run("track", trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: "WHERE t.id NOT IN (SELECT rowid FROM track_fts)"))
+        try run("playlist", "INSERT INTO playlist_fts (rowid, name) SELECT id, \(searchable("name")) FROM playlist WHERE id NOT IN (SELECT rowid FROM playlist_fts)")
+        try run("lyrics", "INSERT INTO lyrics_fts (rowid, text) SELECT track_id, text FROM lyrics WHERE track_id NOT IN (SELECT rowid FROM lyrics_fts)")
+        return changed
+    }
+}
