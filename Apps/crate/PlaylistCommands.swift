@@ -24,6 +24,15 @@ func resolvePlaylist(_ text: String, _ store: LibraryStore, allowFavorites: Bool
     return try store.resolvePlaylist(text)
 }
 
+/// Opens the library, finds a real playlist (not Favorites) and runs an edit on it, errors as one line.
+func editPlaylist<T>(_ options: GlobalOptions, _ name: String, _ edit: (LibraryStore, Playlist) throws -> T) async throws -> T {
+    let store = try await options.runtime().store
+    return try userFacing {
+        guard let found = try resolvePlaylist(name, store, allowFavorites: false) else { throw CLIError("not a playlist: \(name)") }
+        return try edit(store, found)
+    }
+}
+
 struct PlaylistList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List playlists (the default).")
     @OptionGroup var options: GlobalOptions
@@ -80,11 +89,7 @@ struct PlaylistRename: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     @Argument(help: "The new name.") var name: [String]
     func run() async throws {
-        let store = try await options.runtime().store
-        try userFacing {
-            guard let found = try resolvePlaylist(playlist, store, allowFavorites: false) else { return }
-            try store.renamePlaylist(id: found.id, to: name.joined(separator: " "))
-        }
+        try await editPlaylist(options, playlist) { store, found in try store.renamePlaylist(id: found.id, to: name.joined(separator: " ")) }
         print("Renamed.")
     }
 }
@@ -94,9 +99,7 @@ struct PlaylistDelete: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Playlist id or name.") var playlist: String
     func run() async throws {
-        let store = try await options.runtime().store
-        let name = try userFacing { () -> String in
-            guard let found = try resolvePlaylist(playlist, store, allowFavorites: false) else { return "" }
+        let name = try await editPlaylist(options, playlist) { store, found in
             try store.deletePlaylist(id: found.id)
             return found.name
         }
@@ -112,9 +115,7 @@ struct PlaylistAdd: AsyncParsableCommand {
     @Option(help: "Add this album's tracks in album order (id, title, or words).") var album: [String] = []
     @Option(help: "Insert at this place (1 = first; default: the end).") var at: Int?
     func run() async throws {
-        let store = try await options.runtime().store
-        let count = try userFacing { () -> Int in
-            guard let found = try resolvePlaylist(playlist, store, allowFavorites: false) else { return 0 }
+        let count = try await editPlaylist(options, playlist) { store, found in
             var ids = tracks
             for a in album { ids += try store.tracks(albumID: try store.resolveAlbum(a).id).map(\.id) }
             guard !ids.isEmpty else { throw CLIError("give track ids or --album ALBUM") }
@@ -131,11 +132,7 @@ struct PlaylistRemove: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     @Argument(help: "Places (1 = first), as `crate playlist show` numbers them.") var positions: [Int]
     func run() async throws {
-        let store = try await options.runtime().store
-        try userFacing {
-            guard let found = try resolvePlaylist(playlist, store, allowFavorites: false) else { return }
-            try store.removeFromPlaylist(id: found.id, at: positions)
-        }
+        try await editPlaylist(options, playlist) { store, found in try store.removeFromPlaylist(id: found.id, at: positions) }
         print("Removed \(positions.count) tracks.")
     }
 }
@@ -147,11 +144,7 @@ struct PlaylistMove: AsyncParsableCommand {
     @Argument var from: Int
     @Argument var to: Int
     func run() async throws {
-        let store = try await options.runtime().store
-        try userFacing {
-            guard let found = try resolvePlaylist(playlist, store, allowFavorites: false) else { return }
-            try store.movePlaylistEntry(id: found.id, from: from, to: to)
-        }
+        try await editPlaylist(options, playlist) { store, found in try store.movePlaylistEntry(id: found.id, from: from, to: to) }
         print("Moved \(from) to \(to).")
     }
 }

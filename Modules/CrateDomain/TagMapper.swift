@@ -51,7 +51,7 @@ public struct TagMapper: Sendable {
         case "TCMP", "TCP": flag(value)
         case "USLT", "ULT": set(\.lyrics, value)
         case "TSOP", "TSP": set(\.artistSort, value)
-        case "TSO2": set(\.albumArtistSort, value)
+        case "TSO2", "TS2": set(\.albumArtistSort, value)
         case "TXXX":
             switch description?.uppercased() {
             case "MUSICBRAINZ ALBUM ID", "MUSICBRAINZ_ALBUMID": set(\.musicBrainzAlbumID, value)

@@ -35,8 +35,10 @@ extension LibraryStore {
         try write { db in try Self.touchRecent(.album, id, now.timeIntervalSince1970, db) }
     }
 
-    /// Puts an item first among the recent items and keeps the newest 50.
+    /// Puts an item first among the recent items and keeps the newest 50. An id that is not (or no
+    /// longer) in the library is ignored rather than taking a place.
     static func touchRecent(_ kind: RecentItem.Kind, _ id: Int64, _ time: Double, _ db: Database) throws {
+        guard try Int.fetchOne(db, sql: "SELECT 1 FROM \(kind.rawValue) WHERE id = ?", arguments: [id]) != nil else { return }
         try db.execute(sql: """
             INSERT INTO recent_item (kind, item_id, played_at) VALUES (?, ?, ?)
             ON CONFLICT(kind, item_id) DO UPDATE SET played_at = excluded.played_at

@@ -167,14 +167,16 @@ extension LibraryStore {
     /// names the album; later tracks fill in a missing date or genre.
     private func albumID(for track: ScannedTrack, in db: Database, now: Double) throws -> Int64 {
         let key = track.album
+        let sortTag = track.tags.albumArtist == key.artist ? track.tags.albumArtistSort
+            : (track.tags.albumArtist == nil && track.artist == key.artist ? track.tags.artistSort : nil)
         if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM album WHERE identity = ?"), arguments: [key.identity]) {
             try db.cachedStatement(sql: """
                 UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = COALESCE(genre, ?) WHERE id = ?
                 """).execute(arguments: [key.date, track.tags.year, track.tags.genre, id])
+            // A sort tag on a later track of the album still names how its album artist sorts.
+            if sortTag != nil { _ = try artistID(named: key.artist, sortTag: sortTag, in: db) }
             return id
         }
-        let sortTag = track.tags.albumArtist == key.artist ? track.tags.albumArtistSort
-            : (track.tags.albumArtist == nil && track.artist == key.artist ? track.tags.artistSort : nil)
         let artist = try artistID(named: key.artist, sortTag: sortTag, in: db)
         try db.cachedStatement(sql: """
             INSERT INTO album (identity, title, artist_id, date, year, genre, is_compilation, added_at)

@@ -93,11 +93,14 @@ extension LibraryStore {
         case .title: "COALESCE(o.title, track.title) COLLATE NOCASE \(dir)"
         case .artist: "COALESCE(o.artist_sort_key, (SELECT sort_key FROM artist WHERE artist.id = track.artist_id)) \(dir)"
         case .album: "COALESCE(o.album, album.title) COLLATE NOCASE \(dir), COALESCE(track.disc_number, 1), track.track_number"
-        case .year: "CAST(substr(COALESCE(o.date, track.date), 1, 4) AS INTEGER) \(dir)"
+        case .year: "COALESCE(o.date, track.date) IS NULL, CAST(substr(COALESCE(o.date, track.date), 1, 4) AS INTEGER) \(dir)"
         case .added: "e.added_at \(dir)"
         }
         return try read { db in
-            try Row.fetchAll(db, sql: Self.trackSelect.replacingOccurrences(of: "FROM track\n", with: ", e.position AS entry_position, e.added_at AS entry_added FROM track\n")
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM playlist WHERE id = ?", arguments: [id]) != nil else {
+                throw StoreError.notFound(kind: "playlist", query: String(id))
+            }
+            return try Row.fetchAll(db, sql: Self.trackSelect.replacingOccurrences(of: "FROM track\n", with: ", e.position AS entry_position, e.added_at AS entry_added FROM track\n")
                              + " JOIN playlist_entry e ON e.track_id = track.id WHERE e.playlist_id = ? ORDER BY \(key), e.position",
                              arguments: [id]).enumerated().map { i, row in
                 PlaylistEntry(position: sort.key == .manual && sort.order == .ascending ? i + 1 : Self.manualIndex(row, db: db, id: id),

@@ -72,7 +72,7 @@ extension LibraryStore {
             for group in SearchGroup.allCases where groups.contains(group) {
                 guard let (ids, total) = try Self.matches(group, query, offset: max(0, offset), limit: max(0, limit), db),
                       total > 0 else { continue }
-                var result = SearchGroupResult(group: group, total: total, offset: offset)
+                var result = SearchGroupResult(group: group, total: total, offset: max(0, offset))
                 switch group {
                 case .artists: result.artists = try Self.fetch(ids, Self.artistSelect + " WHERE artist.id IN", db).map(Self.artist)
                 case .albums:

@@ -1,0 +1,391 @@
+import CrateDomain
+@testable import CrateStorage
+import Foundation
+import GRDB
+import Testing
+
+/// Local search over the FTS5 index of a real library database, one rule per test.
+@Suite struct SearchStoreTests {
+    let fx: StoreFixture
+    var store: LibraryStore { fx.store }
+    /// 2026-03-01 12:00 UTC: what relative dates in queries count back from.
+    static let now = Date(timeIntervalSince1970: 1_772_366_400)
+
+    init() throws {
+        fx = try StoreFixture("crate-search")
+    }
+
+    func search(_ text: String, groups: [SearchGroup] = SearchGroup.allCases, offset: Int = 0,
+                limit: Int = 50) throws -> SearchResults {
+        try store.search(SearchQuery.parse(text, now: Self.now), text: text, groups: groups, offset: offset, limit: limit)
+    }
+
+    func artists(_ r: SearchResults) -> [String] { r.group(.artists)?.artists?.map(\.name) ?? [] }
+    func albums(_ r: SearchResults) -> [String] { r.group(.albums)?.albums?.map(\.title) ?? [] }
+    func tracks(_ r: SearchResults) -> [String] { r.group(.tracks)?.tracks?.map(\.title) ?? [] }
+    func playlists(_ r: SearchResults) -> [String] { r.group(.playlists)?.playlists?.map(\.name) ?? [] }
+    func lyrics(_ r: SearchResults) -> [String] { r.group(.lyrics)?.lyrics?.map(\.track.title) ?? [] }
+
+    /// A small library for field queries: three Beatles albums, one by Michael Jackson, one by Miles Davis,
+    /// imported at different times (the Beatles long ago, Kind of Blue 60 days and Thriller 10 days before `now`).
+    func saveFieldLibrary() throws {
+        let day = StoreFixture.day
+        let beatles = Date(timeIntervalSince1970: 1_718_409_600) // 2024-06-15 00:00 UTC
+        func t(_ title: String, _ artist: String, _ album: String, _ date: String, _ genre: String) -> TrackTags {
+            TrackTags(title: title, artist: artist, albumArtist: artist, album: album, genre: genre, date: date)
+        }
+        try fx.save("/m/abbey", [t("Come Together", "The Beatles", "Abbey Road", "1969-09-26", "Rock"),
+                                 t("Something", "The Beatles", "Abbey Road", "1969-09-26", "Rock"),
+                                 t("Here Comes the Sun", "The Beatles", "Abbey Road", "1969-09-26", "Rock")], at: beatles)
+        try fx.save("/m/ppm", [t("I Saw Her Standing There", "The Beatles", "Please Please Me", "1963", "Rock"),
+                               t("Love Me Do", "The Beatles", "Please Please Me", "1963", "Rock")], at: beatles)
+        try fx.save("/m/letitbe", [t("Get Back", "The Beatles", "Let It Be", "1970", "Rock")], at: beatles)
+        try fx.save("/m/thriller", [t("Beat It", "Michael Jackson", "Thriller", "1982", "Pop"),
+                                    t("Billie Jean", "Michael Jackson", "Thriller", "1982", "Pop")],
+                    at: Self.now.addingTimeInterval(-10 * day))
+        try fx.save("/m/kob", [t("So What", "Miles Davis", "Kind of Blue", "1959", "Jazz")],
+                    at: Self.now.addingTimeInterval(-60 * day))
+    }
+
+    // MARK: - Groups, prefixes, folding, punctuation
+
+    @Test func groupsComeArtistsAlbumsTracksPlaylistsLyricsInOneQuery() throws {
+        try fx.save("/m/sunra", [TrackTags(title: "Where Pathways Meet", artist: "Sun Ra", album: "Lanquidity", date: "1978")])
+        try fx.save("/m/sunflower", [TrackTags(title: "Forever", artist: "The Beach Boys", album: "Sunflower", date: "1970")])
+        try fx.save("/m/abbey", [TrackTags(title: "Here Comes the Sun", artist: "The Beatles", album: "Abbey Road", date: "1969")])
+        try fx.save("/m/katrina", [TrackTags(title: "Walking", artist: "Katrina", album: "Waves",
+                                             lyrics: "I'm walking on sunshine, whoa\nand don't it feel good")])
+        _ = try store.createPlaylist(name: "Sunday Morning")
+
+        let r = try search("sun")
+        #expect(r.groups.map(\.group) == [.artists, .albums, .tracks, .playlists, .lyrics])
+        #expect(r.query == "sun" && r.scope == .local)
+        #expect(artists(r) == ["Sun Ra"])
+        #expect(Set(albums(r)) == ["Sunflower", "Lanquidity"])
+        // Tracks match by title, artist or album ("Forever" is on "Sunflower").
+        #expect(Set(tracks(r)) == ["Here Comes the Sun", "Where Pathways Meet", "Forever"])
+        #expect(playlists(r) == ["Sunday Morning"])
+        #expect(lyrics(r) == ["Walking"])
+        for group in r.groups { #expect(group.total == group.count && group.offset == 0) }
+
+        // Asking for some groups keeps display order and leaves the others out.
+        let some = try search("sun", groups: [.lyrics, .artists])
+        #expect(some.groups.map(\.group) == [.artists, .lyrics])
+    }
+
+    @Test func everyWordIsAPrefix() throws {
+        try fx.save("/m/pm", [TrackTags(title: "Hey Jude", artist: "The Beatles", album: "Past Masters"),
+                              TrackTags(title: "Revolution", artist: "The Beatles", album: "Past Masters")])
+        try fx.save("/m/stones", [TrackTags(title: "Jumpin' Jack Flash", artist: "The Rolling Stones", album: "Singles")])
+
+        let r = try search("jud bea")
+        #expect(tracks(r) == ["Hey Jude"])
+        #expect(r.group(.artists) == nil && r.group(.albums) == nil)
+        #expect(tracks(try search("bea JUD hey")) == ["Hey Jude"])
+        #expect(artists(try search("bea")) == ["The Beatles"])
+        #expect(try search("jud stones").groups.isEmpty)
+        // Prefixes, not substrings.
+        #expect(try search("eatles").groups.isEmpty)
+        #expect(try search("ude").groups.isEmpty)
+    }
+
+    @Test func accentsAreFoldedBothWays() throws {
+        try fx.save("/m/hl1", [TrackTags(title: "Hélène", artist: "Roch Voisine", album: "Hélène")])
+        try fx.save("/m/hl2", [TrackTags(title: "Helene", artist: "Plain Band", album: "Plain")])
+        try fx.save("/m/bj", [TrackTags(title: "Jóga", artist: "Björk", album: "Homogenic")])
+
+        for query in ["hele", "héle", "HÉLÈNE", "helene"] {
+            #expect(Set(tracks(try search(query))) == ["Hélène", "Helene"], "\(query)")
+        }
+        #expect(albums(try search("hele")) == ["Hélène"])
+        #expect(artists(try search("bjork")) == ["Björk"])
+        #expect(artists(try search("björk")) == ["Björk"])
+        #expect(tracks(try search("joga")) == ["Jóga"])
+    }
+
+    @Test(arguments: [
+        ("R.E.M.", "R.E.M."), ("rem", "R.E.M."), ("r.e.m", "R.E.M."), ("REM", "R.E.M."), ("r e m", "R.E.M."),
+        ("a-ha", "a-ha"), ("aha", "a-ha"), ("A-HA", "a-ha"),
+        ("AC/DC", "AC/DC"), ("acdc", "AC/DC"), ("ac dc", "AC/DC"), ("ac/dc", "AC/DC"), ("ac:dc", "AC/DC"),
+        ("guns n roses", "Guns N' Roses"), ("guns n' roses", "Guns N' Roses"),
+    ])
+    func punctuationInNamesIsOptional(query: String, artist: String) throws {
+        for (i, name) in ["R.E.M.", "a-ha", "AC/DC", "Guns N' Roses"].enumerated() {
+            try fx.save("/m/p\(i)", [TrackTags(title: "Song \(i)", artist: name, album: "Album \(i)")])
+        }
+        #expect(artists(try search(query)) == [artist])
+    }
+
+    @Test func apostrophesInTitlesAreOptional() throws {
+        try fx.save("/m/q", [TrackTags(title: "Don't Stop Me Now", artist: "Queen", album: "Jazz")])
+        for query in ["don't", "dont", "don’t", "don t stop"] {
+            #expect(tracks(try search(query)) == ["Don't Stop Me Now"], "\(query)")
+        }
+    }
+
+    @Test(arguments: ["...", "-", "/", "^", "?!", "^...", "'"])
+    func onlyPunctuationFindsNothing(query: String) throws {
+        try fx.save("/m/rem", [TrackTags(title: "Losing My Religion", artist: "R.E.M.", album: "Out of Time",
+                                         lyrics: "That's me in the corner")])
+        _ = try store.createPlaylist(name: "Mix")
+        #expect(try search(query).groups.isEmpty)
+    }
+
+    // MARK: - Paging
+
+    @Test func eachGroupPagesOnItsOwn() throws {
+        try fx.save("/m/songs", (1...12).map { (n: Int) in
+            TrackTags(title: "Song \(n)", artist: "Singer", album: "Songbook", trackNumber: n)
+        })
+
+        var seen: [Int64] = []
+        for (offset, size) in [(0, 5), (5, 5), (10, 2)] {
+            let r = try search("song", groups: [.albums, .tracks], offset: offset, limit: 5)
+            let page = try #require(r.group(.tracks))
+            #expect(page.total == 12 && page.offset == offset)
+            #expect(page.count == size)
+            seen += page.tracks?.map(\.id) ?? []
+            // The album group has one match in all, whatever page of tracks is asked for.
+            #expect(r.group(.albums)?.total == 1)
+        }
+        #expect(seen.count == 12 && Set(seen).count == 12)
+        #expect(Set(try search("song", groups: [.tracks], limit: 12).group(.tracks)?.tracks?.map(\.id) ?? []) == Set(seen))
+
+        let past = try #require(try search("song", groups: [.tracks], offset: 20, limit: 5).group(.tracks))
+        #expect(past.total == 12 && past.count == 0)
+        #expect(try search("song", groups: [.tracks], limit: 0).group(.tracks)?.total == 12)
+        // A negative offset is the first page, and says so.
+        let negative = try #require(try search("song", groups: [.tracks], offset: -3, limit: 5).group(.tracks))
+        #expect(negative.offset == 0 && negative.count == 5)
+        #expect(negative.tracks?.map(\.id) == Array(seen.prefix(5)))
+    }
+
+    // MARK: - Field queries
+
+    @Test func artistFieldLooksOnlyAtArtists() throws {
+        try saveFieldLibrary()
+        let r = try search("artist:beat")
+        #expect(artists(r) == ["The Beatles"])
+        #expect(Set(albums(r)) == ["Abbey Road", "Please Please Me", "Let It Be"])
+        #expect(tracks(r).count == 6 && !tracks(r).contains("Beat It"))
+        #expect(r.group(.playlists) == nil && r.group(.lyrics) == nil)
+        // A free word finds "Beat It" by its title as well.
+        #expect(tracks(try search("beat")).contains("Beat It"))
+    }
+
+    @Test func albumAndTitleFields() throws {
+        try saveFieldLibrary()
+        let album = try search("album:abbey")
+        #expect(albums(album) == ["Abbey Road"])
+        #expect(Set(tracks(album)) == ["Come Together", "Something", "Here Comes the Sun"])
+        #expect(album.group(.artists) == nil)
+        #expect(tracks(try search("album:abbey toge")) == ["Come Together"])
+        // "come" is a prefix of "Comes" as well.
+        #expect(Set(tracks(try search("album:abbey come"))) == ["Come Together", "Here Comes the Sun"])
+
+        let title = try search("title:beat")
+        #expect(tracks(title) == ["Beat It"])
+        #expect(title.group(.albums) == nil && title.group(.artists) == nil)
+    }
+
+    @Test func genreField() throws {
+        try saveFieldLibrary()
+        let r = try search("genre:jazz")
+        #expect(albums(r) == ["Kind of Blue"])
+        #expect(tracks(r) == ["So What"])
+        #expect(r.group(.artists) == nil && r.group(.playlists) == nil)
+        #expect(Set(albums(try search("genre:ROCK"))) == ["Abbey Road", "Please Please Me", "Let It Be"])
+        #expect(try search("genre:polka").groups.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("year:1960..1969", ["Abbey Road", "Please Please Me"]),
+        ("year:1969", ["Abbey Road"]),
+        ("year:1970..", ["Let It Be", "Thriller"]),
+        ("year:..1960", ["Kind of Blue"]),
+        ("year:1990..1999", []),
+    ] as [(String, [String])])
+    func yearRanges(query: String, expected: [String]) throws {
+        try saveFieldLibrary()
+        let r = try search(query)
+        #expect(Set(albums(r)) == Set(expected))
+        #expect(r.group(.artists) == nil && r.group(.playlists) == nil && r.group(.lyrics) == nil)
+        if query == "year:1969" { #expect(Set(tracks(r)) == ["Come Together", "Something", "Here Comes the Sun"]) }
+    }
+
+    @Test(arguments: [
+        ("added:-30d..", ["Thriller"]),
+        ("added:-90d..-30d", ["Kind of Blue"]),
+        ("added:..-30d", ["Kind of Blue", "Abbey Road", "Please Please Me", "Let It Be"]),
+        ("added:2024-06-15", ["Abbey Road", "Please Please Me", "Let It Be"]),
+        ("added:2024", ["Abbey Road", "Please Please Me", "Let It Be"]),
+        ("added:2024-06-16..", ["Kind of Blue", "Thriller"]),
+        // Kind of Blue came in on 2025-12-31 at noon.
+        ("added:2025", ["Kind of Blue"]),
+        ("added:..2025-12", ["Kind of Blue", "Abbey Road", "Please Please Me", "Let It Be"]),
+        ("added:2025-12-31..2025-12-31", ["Kind of Blue"]),
+        ("added:2023", []),
+    ] as [(String, [String])])
+    func addedRanges(query: String, expected: [String]) throws {
+        try saveFieldLibrary()
+        let r = try search(query)
+        #expect(Set(albums(r)) == Set(expected))
+        #expect(r.group(.artists) == nil)
+    }
+
+    @Test func caretExcludes() throws {
+        try saveFieldLibrary()
+        let r = try search("beatles ^abbey")
+        #expect(Set(albums(r)) == ["Please Please Me", "Let It Be"])
+        #expect(Set(tracks(r)) == ["I Saw Her Standing There", "Love Me Do", "Get Back"])
+        #expect(tracks(try search("beatles ^abbey ^love")).sorted() == ["Get Back", "I Saw Her Standing There"])
+        #expect(try search("beatles ^beatles").groups.isEmpty)
+    }
+
+    @Test func trailingSortOrdersTheGroups() throws {
+        try saveFieldLibrary()
+        #expect(albums(try search("beatles year-")) == ["Let It Be", "Abbey Road", "Please Please Me"])
+        #expect(albums(try search("beatles year+")) == ["Please Please Me", "Abbey Road", "Let It Be"])
+        #expect(albums(try search("artist:beatles title+")) == ["Abbey Road", "Let It Be", "Please Please Me"])
+        #expect(tracks(try search("artist:beatles title-")) == [
+            "Something", "Love Me Do", "I Saw Her Standing There", "Here Comes the Sun", "Get Back", "Come Together",
+        ])
+        let byYear = tracks(try search("genre:rock year-"))
+        #expect(byYear.first == "Get Back" && Set(byYear.suffix(2)) == ["I Saw Her Standing There", "Love Me Do"])
+        // Sorting without narrowing finds nothing.
+        #expect(try search("year-").groups.isEmpty)
+    }
+
+    // MARK: - The index follows the library
+
+    @Test func anEditedTitleIsFoundAndTheOldOneIsNot() throws {
+        let track = try fx.saveAlbum("/m/e", title: "Untitled 4", artist: "Demo Band", album: "Sketches")
+        try store.applyEdit(trackID: track.id, TrackEdit(title: "Morning Glory", artist: "Oasis"))
+        #expect(tracks(try search("morning glo")) == ["Morning Glory"])
+        #expect(tracks(try search("oasis")) == ["Morning Glory"])
+        #expect(try search("untitled").group(.tracks) == nil)
+        #expect(try search("demo").group(.tracks) == nil)
+        // The album artist was not edited, so the artist group still lists the file's artist.
+        #expect(artists(try search("demo")) == ["Demo Band"])
+
+        try store.applyEdit(trackID: track.id, TrackEdit(album: "Glory Days"))
+        #expect(tracks(try search("glory days")) == ["Morning Glory"])
+
+        try store.applyEdit(trackID: track.id, TrackEdit(clear: TrackEdit.fields))
+        #expect(tracks(try search("untitled")) == ["Untitled 4"])
+        #expect(try search("morning").group(.tracks) == nil)
+    }
+
+    @Test func lyricsFromImportAreFoundWithASnippet() throws {
+        let track = try #require(try fx.save("/m/y", [
+            TrackTags(title: "Yesterday", artist: "The Beatles", album: "Help!",
+                      lyrics: "Yesterday\nAll my troubles seemed so far away\nNow it looks as though they're here to stay"),
+            TrackTags(title: "Help!", artist: "The Beatles", album: "Help!"),
+        ]).first)
+        #expect(try store.lyrics(trackID: track.id) == Lyrics(trackID: track.id, text:
+            "Yesterday\nAll my troubles seemed so far away\nNow it looks as though they're here to stay", provider: "embedded"))
+        let r = try search("troub")
+        #expect(r.groups.map(\.group) == [.lyrics])
+        let hit = try #require(r.group(.lyrics)?.lyrics?.first)
+        #expect(hit.track.id == track.id)
+        #expect(hit.snippet.contains("[troubles]"))
+        #expect(!hit.snippet.contains("\n"))
+        #expect(lyrics(try search("seemed far")) == ["Yesterday"])
+
+        // A rescan whose tags have no lyrics any more takes them out of the index.
+        try fx.save("/m/y", [TrackTags(title: "Yesterday", artist: "The Beatles", album: "Help!"),
+                             TrackTags(title: "Help!", artist: "The Beatles", album: "Help!")])
+        #expect(try store.lyrics(trackID: track.id) == nil)
+        #expect(try search("troubles").groups.isEmpty)
+
+        // Lyrics a provider found are searchable too, and survive a rescan without embedded lyrics.
+        try store.saveLyrics(Lyrics(trackID: track.id, text: "found online: troubles", provider: "lrclib"))
+        try fx.save("/m/y", [TrackTags(title: "Yesterday", artist: "The Beatles", album: "Help!"),
+                             TrackTags(title: "Help!", artist: "The Beatles", album: "Help!")])
+        #expect(try store.lyrics(trackID: track.id)?.provider == "lrclib")
+        #expect(lyrics(try search("troubles")) == ["Yesterday"])
+    }
+
+    @Test func aRescanReindexesRenamedAlbumsAndTracks() throws {
+        try fx.save("/m/r", [TrackTags(title: "Opening", artist: "Band", album: "Working Title")])
+        #expect(albums(try search("working")) == ["Working Title"])
+        try fx.save("/m/r", [TrackTags(title: "Opening", artist: "Band", album: "Final Name")])
+        #expect(try search("working").groups.isEmpty)
+        let r = try search("final")
+        #expect(albums(r) == ["Final Name"])
+        #expect(tracks(r) == ["Opening"])
+        try fx.save("/m/r", [TrackTags(title: "Overture", artist: "Other Band", album: "Final Name")])
+        #expect(tracks(try search("overture other")) == ["Overture"])
+        #expect(try search("opening").groups.isEmpty)
+    }
+
+    @Test func aDeletedTrackLeavesTheIndex() throws {
+        let tracks = try fx.save("/m/d", [
+            TrackTags(title: "Gone Song", artist: "Vanishing Act", album: "Last Album", lyrics: "fading away"),
+        ])
+        let kept = try fx.saveAlbum("/m/k", title: "Staying Song", artist: "Stayers", album: "Keeper")
+        let gone = try #require(tracks.first)
+        #expect(try search("gone").group(.tracks)?.total == 1)
+        _ = try store.deleteTrack(id: gone.id)
+        for query in ["gone", "vanishing", "last album", "fading"] {
+            #expect(try search(query).groups.isEmpty, "\(query)")
+        }
+        #expect(self.tracks(try search("staying")) == [kept.title])
+    }
+
+    @Test func dislikedAlbumsAreNotInTheAlbumGroup() throws {
+        try fx.saveAlbum("/m/a", title: "Track A", artist: "Band", album: "Liked Record")
+        try fx.saveAlbum("/m/b", title: "Track B", artist: "Band", album: "Hated Record")
+        let hated = try fx.album("Hated Record")
+        #expect(Set(albums(try search("record"))) == ["Liked Record", "Hated Record"])
+        try store.setOpinion(.album, id: hated.id, .dislike)
+        let r = try search("record")
+        #expect(albums(r) == ["Liked Record"])
+        #expect(r.group(.albums)?.total == 1)
+        #expect(try search("hated").group(.albums) == nil)
+        try store.setOpinion(.album, id: hated.id, nil)
+        #expect(try search("hated").group(.albums)?.total == 1)
+    }
+
+    @Test func renamedAndDeletedPlaylistsFollowTheIndex() throws {
+        let list = try store.createPlaylist(name: "Road Trip")
+        #expect(playlists(try search("road")) == ["Road Trip"])
+        try store.renamePlaylist(id: list.id, to: "Night Drive")
+        #expect(try search("road").groups.isEmpty)
+        #expect(playlists(try search("night dr")) == ["Night Drive"])
+        try store.deletePlaylist(id: list.id)
+        #expect(try search("night").groups.isEmpty)
+    }
+
+    /// A library from before v4 has no index rows of its own: the migration fills the index and the sort keys.
+    @Test func aLibraryFromBeforeTheIndexIsIndexedByTheMigration() throws {
+        let url = fx.dir.appendingPathComponent("old.sqlite")
+        do {
+            let old = try DatabaseQueue(path: url.path)
+            try Migrations.migrator.migrate(old, upTo: "v3: import modes, content hashes, import records, artwork, overrides, settings")
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO artist (id, name) VALUES (1, 'The Beatles'), (2, 'R.E.M.');
+                    INSERT INTO album (id, identity, title, artist_id, year, added_at) VALUES
+                        (1, 'tags:the beatles␟abbey road␟1969', 'Abbey Road', 1, 1969, 0),
+                        (2, 'tags:r.e.m.␟out of time␟1991', 'Out of Time', 2, 1991, 0);
+                    INSERT INTO track (id, source, source_id, album_id, artist_id, title, artist, codec, sample_rate, channels,
+                                       duration, added_at, updated_at) VALUES
+                        (1, 'file', '/o/1.flac', 1, 1, 'Come Together', 'The Beatles', 'flac', 44100, 2, 10, 0, 0),
+                        (2, 'file', '/o/2.flac', 2, 2, 'Losing My Religion', 'R.E.M.', 'flac', 44100, 2, 10, 0, 0);
+                    INSERT INTO track_override (track_id, title, updated_at) VALUES (2, 'Shiny Happy People', 0);
+                    """)
+            }
+            try old.close()
+        }
+        let upgraded = try LibraryStore(url: url)
+        defer { try? upgraded.pool.close() }
+        func find(_ text: String) throws -> SearchResults { try upgraded.search(SearchQuery.parse(text), text: text) }
+        #expect(tracks(try find("come tog")) == ["Come Together"])
+        #expect(albums(try find("abbey")) == ["Abbey Road"])
+        #expect(artists(try find("rem")) == ["R.E.M."])
+        #expect(tracks(try find("shiny")) == ["Shiny Happy People"])
+        #expect(try find("religion").group(.tracks) == nil)
+        #expect(try upgraded.albumArtists().map(\.sortKey) == ["beatles", "r.e.m."])
+    }
+}
