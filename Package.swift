@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "CrateAudio", dependencies: ["CrateDomain"], path: "Modules/CrateAudio", swiftSettings: strict),
         .target(name: "CrateCore", dependencies: [
             "CrateDomain", "CrateStorage", "CrateAudio",
-            "LocalFilesSource",
+            "LocalFilesSource", "AppleCatalogREST",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
             "PulseAudioOutput", "WAVFileOutput", "NullOutput",
             "CImageShim",
@@ -63,6 +63,7 @@ let package = Package(
 
         // Plugins: one folder each, registered in CrateCore/PluginCatalog.swift.
         plugin("LocalFilesSource", path: "Plugins/Sources/LocalFiles"),
+        plugin("AppleCatalogREST", path: "Plugins/Sources/AppleCatalogREST", [.product(name: "Crypto", package: "swift-crypto")]),
         plugin("OpusDecoder", path: "Plugins/Decoders/Opus", ["COpusFile"]),
         plugin("VorbisDecoder", path: "Plugins/Decoders/Vorbis", ["CVorbisFile"]),
         plugin("MP3Decoder", path: "Plugins/Decoders/MP3", ["CMpg123"]),
@@ -103,5 +104,8 @@ let package = Package(
         tests("WAVFileOutputTests", ["WAVFileOutput"]),
         tests("NullOutputTests", ["NullOutput"]),
         tests("CrateAppsTests", ["crate", "crated"]),
+        // The production catalog client against a loopback server that serves the documented JSON shapes.
+        tests("AppleCatalogRESTTests", ["AppleCatalogREST", .product(name: "Hummingbird", package: "hummingbird"),
+                                        .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )

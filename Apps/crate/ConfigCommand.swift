@@ -24,6 +24,15 @@ struct Config: AsyncParsableCommand {
             ("output.wav.path", s.wavOutputPath.path),
             ("http.address", "\(s.httpHost):\(s.httpPort)"),
             ("log.level", s.logLevel),
+            ("catalog.team_id", s.catalog.teamID ?? ""),
+            ("catalog.key_id", s.catalog.keyID ?? ""),
+            ("catalog.key_path", s.catalog.keyPath ?? ""),
+            // Secrets: only whether they are set.
+            ("catalog.developer_token", s.catalog.developerToken == nil ? "" : "(set)"),
+            ("catalog.user_token", s.catalog.userToken == nil ? "" : "(set)"),
+            ("catalog.user_token_file", s.catalog.userTokenFile ?? ""),
+            ("catalog.storefront", s.catalog.storefront),
+            ("catalog.base_url", s.catalog.baseURL?.absoluteString ?? ""),
         ]
         if let get {
             guard let value = values.first(where: { $0.0 == get })?.1 else {

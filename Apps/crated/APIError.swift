@@ -59,6 +59,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .playlistExists: (.conflict, "exists")
             }
             throw APIError(status, code: code, error.description)
+        } catch let error where CatalogFailure(error) != nil {
+            let failure = CatalogFailure(error)
+            throw APIError(.init(code: failure?.status ?? 502), code: failure?.code ?? "catalog_failed", failure?.message ?? "\(error)")
         } catch let error as DecodeError {
             throw APIError(.unprocessableContent, code: "unreadable_file", error.description)
         } catch let error as DecodingError {

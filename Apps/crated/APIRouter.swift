@@ -22,6 +22,7 @@ enum APIRouter {
         LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
         FindingRoutes.add(to: api, runtime: runtime, events: player.events)
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)
+        CatalogRoutes.add(to: api, runtime: runtime)
         return router
     }
 

@@ -1,3 +1,4 @@
+import AppleCatalogREST
 import CrateAudio
 import CrateDomain
 import CrateStorage
@@ -12,6 +13,8 @@ public struct CrateRuntime: Sendable {
     public let outputs: OutputRegistry
     public let store: LibraryStore
     public let library: LibraryService
+    /// The Apple Music catalog: one client and cache for the runtime's lifetime.
+    public let catalog: CatalogService
     public let logger: Logger
 
     /// Loads settings (see `SettingsLoader`) and builds everything from them.
@@ -29,8 +32,9 @@ public struct CrateRuntime: Sendable {
     public init(settings: Settings, logger: Logger = Logger(label: "crate")) throws {
         self.settings = settings
         self.logger = logger
-        let enabled = PluginCatalog.sources().filter { settings.enabledSources.contains($0.name) }
+        let enabled = PluginCatalog.sources(settings).filter { settings.enabledSources.contains($0.name) }
         sources = try SourceRegistry(enabled)
+        catalog = CatalogService(sources: sources, settings: settings)
         decoders = try DecoderRegistry(PluginCatalog.decoders(), order: settings.decoderOrder,
                                        disabled: settings.disabledDecoders)
         outputs = try OutputRegistry(PluginCatalog.outputs(settings), autoOrder: PluginCatalog.autoOutputOrder)
@@ -40,7 +44,10 @@ public struct CrateRuntime: Sendable {
             if case .unavailable(let reason) = p.status { logger.warning("decoder \(p.name) unavailable: \(reason)") }
         }
         for p in sources.plugins {
-            if case .unavailable(let reason) = p.status { logger.warning("source \(p.name) unavailable: \(reason)") }
+            guard case .unavailable(let reason) = p.status else { continue }
+            // A catalog nobody set up is normal, not worth a warning on every command; `crate plugins` says why.
+            let unset = p is AppleCatalogSource && !settings.catalog.hasAnyCredential
+            logger.log(level: unset ? .debug : .warning, "source \(p.name) unavailable: \(reason)")
         }
     }
 

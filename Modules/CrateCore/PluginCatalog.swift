@@ -1,4 +1,6 @@
+import AppleCatalogREST
 import CrateDomain
+import Foundation
 import FLACDecoder
 import LocalFilesSource
 import MP3Decoder
@@ -12,10 +14,17 @@ import WAVFileOutput
 /// Every plugin Crate ships, registered here: adding a source, decoder or output is one folder
 /// under Plugins/ and one line below.
 public enum PluginCatalog {
-    public static func sources() -> [any SourcePlugin] {
+    public static func sources(_ settings: Settings? = nil) -> [any SourcePlugin] {
         [
             LocalFilesSource(),
+            AppleCatalogSource(config: catalogConfig(settings?.catalog ?? CatalogSettings())),
         ]
+    }
+
+    static func catalogConfig(_ c: CatalogSettings) -> AppleCatalogConfig {
+        AppleCatalogConfig(teamID: c.teamID, keyID: c.keyID, keyPath: c.keyPath, developerToken: c.developerToken,
+                           userToken: c.userToken, userTokenFile: c.userTokenFile, storefront: c.storefront,
+                           baseURL: c.baseURL ?? AppleCatalogConfig.defaultBaseURL, requestsPerSecond: c.requestsPerSecond)
     }
 
     /// Registration order is the default decoder priority.

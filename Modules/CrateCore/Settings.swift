@@ -28,6 +28,8 @@ public struct Settings: Sendable, Hashable {
     public var artworkRepairLimit: Int
     /// Edge of the square thumbnails made for the wall, in pixels.
     public var thumbnailSize: Int
+    /// The Apple Music catalog source (`catalog.*`). Tokens are secrets: never printed or logged.
+    public var catalog = CatalogSettings()
 
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
     /// Where copy imports put their files.
@@ -40,7 +42,7 @@ public struct Settings: Sendable, Hashable {
     /// Defaults for a data directory; used as the base the loader overrides.
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
-        enabledSources = ["localfiles"]
+        enabledSources = ["localfiles", "applecatalog"]
         decoderOrder = []
         disabledDecoders = []
         output = "auto"
@@ -52,5 +54,25 @@ public struct Settings: Sendable, Hashable {
         importFolder = dataDirectory.appendingPathComponent("import", isDirectory: true)
         artworkRepairLimit = 500
         thumbnailSize = 300
+    }
+}
+
+/// `catalog.*`: credentials and limits of the Apple Music catalog source.
+public struct CatalogSettings: Sendable, Hashable {
+    public var teamID: String?
+    public var keyID: String?
+    public var keyPath: String?
+    public var developerToken: String?
+    public var userToken: String?
+    public var userTokenFile: String?
+    public var storefront = "us"
+    public var baseURL: URL?
+    public var requestsPerSecond = 20.0
+
+    public init() {}
+
+    /// Whether the user set up any credential at all (a catalog nobody configured is quietly unavailable).
+    public var hasAnyCredential: Bool {
+        [teamID, keyID, keyPath, developerToken, userToken, userTokenFile].contains { $0 != nil }
     }
 }

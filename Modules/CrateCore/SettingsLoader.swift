@@ -13,6 +13,8 @@ public enum SettingsLoader {
         "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
         "output.pulse.server", "output.pulse.sink", "output.wav.path", "http.address", "log.level",
         "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
+        "catalog.team_id", "catalog.key_id", "catalog.key_path", "catalog.developer_token", "catalog.user_token",
+        "catalog.user_token_file", "catalog.storefront", "catalog.base_url", "catalog.requests_per_second",
     ]
 
     public static func environmentName(for key: String) -> String {
@@ -107,6 +109,7 @@ public enum SettingsLoader {
         if let v = string("import.folder") { s.importFolder = URL(fileURLWithPath: expandTilde(v), isDirectory: true) }
         s.artworkRepairLimit = try integer("artwork.repair_limit", in: 0...100_000) ?? s.artworkRepairLimit
         s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
+        s.catalog = try catalogSettings(string)
         return s
 
         func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
@@ -116,6 +119,35 @@ public enum SettingsLoader {
             }
             return n
         }
+    }
+
+    static func catalogSettings(_ string: (String) -> String?) throws -> CatalogSettings {
+        var c = CatalogSettings()
+        c.teamID = string("catalog.team_id")
+        c.keyID = string("catalog.key_id")
+        c.keyPath = string("catalog.key_path").map(expandTilde)
+        c.developerToken = string("catalog.developer_token")
+        c.userToken = string("catalog.user_token")
+        c.userTokenFile = string("catalog.user_token_file").map(expandTilde)
+        if let v = string("catalog.storefront") {
+            guard v.count == 2, v.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw ConfigError.invalidValue(key: "catalog.storefront", value: v, accepted: "a two-letter storefront code, e.g. us, gb, de")
+            }
+            c.storefront = v.lowercased()
+        }
+        if let v = string("catalog.base_url") {
+            guard let url = URL(string: v), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                throw ConfigError.invalidValue(key: "catalog.base_url", value: v, accepted: "an http(s) URL, e.g. https://api.music.apple.com")
+            }
+            c.baseURL = url
+        }
+        if let v = string("catalog.requests_per_second") {
+            guard let n = Double(v), n > 0, n <= 100 else {
+                throw ConfigError.invalidValue(key: "catalog.requests_per_second", value: v, accepted: "a number above 0, at most 100")
+            }
+            c.requestsPerSecond = n
+        }
+        return c
     }
 
     /// "127.0.0.1:6610", "localhost:80", "[::1]:6610" or a bare port "6610".

@@ -21,10 +21,20 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
     public var opinion: Opinion?
     public var playCount: Int
     public var lastPlayedAt: Date?
+    /// Where the album comes from: `file` for the library, a source's scheme (`applemusic`) for catalogs.
+    public var source: String
+    /// The source's own id for catalog albums (a string: "1616728060", "l.AbC"); `id` is its number when
+    /// it has one, else 0.
+    public var externalID: String?
+    /// Artwork at a requested size for catalog albums (library albums use `artworkHash`).
+    public var artworkURL: String?
+    /// All the album's genres (catalogs list several; library albums have `genre`).
+    public var genres: [String]
 
     public init(id: Int64, identity: String, title: String, artist: String, date: String?, year: Int?, genre: String?,
                 isCompilation: Bool, trackCount: Int, discCount: Int, duration: Double, addedAt: Date,
-                artworkHash: String? = nil, opinion: Opinion? = nil, playCount: Int = 0, lastPlayedAt: Date? = nil) {
+                artworkHash: String? = nil, opinion: Opinion? = nil, playCount: Int = 0, lastPlayedAt: Date? = nil,
+                source: String = "file", externalID: String? = nil, artworkURL: String? = nil, genres: [String] = []) {
         self.id = id
         self.identity = identity
         self.title = title
@@ -41,6 +51,10 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
         self.opinion = opinion
         self.playCount = playCount
         self.lastPlayedAt = lastPlayedAt
+        self.source = source
+        self.externalID = externalID
+        self.artworkURL = artworkURL
+        self.genres = genres
     }
 }
 
@@ -75,12 +89,17 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public var playCount: Int
     public var lastPlayedAt: Date?
     public var addedAt: Date?
+    /// False for catalog tracks that only their owner's players may play in full (DRM).
+    public var playableInFull: Bool
+    /// A short preview (catalog tracks: 30 s), for a preview player.
+    public var previewURL: String?
 
     public init(id: Int64, ref: TrackRef, albumID: Int64, title: String, artist: String, albumArtist: String,
                 album: String, genre: String?, date: String?, trackNumber: Int?, trackTotal: Int?,
                 discNumber: Int?, discTotal: Int?, duration: Double, info: StreamInfo, path: String?,
                 artworkHash: String? = nil, missing: MissingReason? = nil, importMode: ImportMode? = nil, edited: Bool = false,
-                favorite: Bool = false, playCount: Int = 0, lastPlayedAt: Date? = nil, addedAt: Date? = nil) {
+                favorite: Bool = false, playCount: Int = 0, lastPlayedAt: Date? = nil, addedAt: Date? = nil,
+                playableInFull: Bool = true, previewURL: String? = nil) {
         self.id = id
         self.ref = ref
         self.albumID = albumID
@@ -105,5 +124,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.playCount = playCount
         self.lastPlayedAt = lastPlayedAt
         self.addedAt = addedAt
+        self.playableInFull = playableInFull
+        self.previewURL = previewURL
     }
 }

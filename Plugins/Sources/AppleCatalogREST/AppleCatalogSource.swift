@@ -1,0 +1,53 @@
+import CrateDomain
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The Apple Music catalog as a source under the `applemusic:` scheme: its albums and songs map into
+/// the library's `Album` and `Track`, and it answers external searches. Its tracks cannot be played in
+/// full here (Apple's DRM); each keeps its 30-second preview URL.
+public struct AppleCatalogSource: CatalogSearchingSource {
+    public static let scheme = CatalogMapping.source
+
+    public let name = "applecatalog"
+    public let schemes = [AppleCatalogSource.scheme]
+    public let status: PluginStatus
+    /// The client, when the source is available.
+    public let client: AppleCatalogClient?
+
+    /// Unavailable, with the reason, without credentials, with a key that cannot be used, or with a
+    /// ready developer token that has expired.
+    public init(config: AppleCatalogConfig, session: URLSession? = nil) {
+        guard config.hasDeveloperCredentials else {
+            status = .unavailable(reason: AppleCatalogError.notConfigured(missing: config.missingCredentials).description)
+            client = nil
+            return
+        }
+        do {
+            let client = try AppleCatalogClient(config: config, session: session)
+            if client.readyTokenExpired() {
+                status = .unavailable(reason: AppleCatalogError.developerTokenExpired.description)
+                self.client = nil
+                return
+            }
+            self.client = client
+            status = .available
+        } catch {
+            status = .unavailable(reason: error.description)
+            client = nil
+        }
+    }
+
+    public static func ref(songID: String) -> TrackRef { TrackRef(source: scheme, id: songID) }
+
+    /// Always refuses: full catalog tracks play only in Apple's own players.
+    public func locate(_ ref: TrackRef) throws -> PlayableLocation {
+        throw AppleCatalogError.previewOnly(ref: ref.description)
+    }
+
+    public func searchCatalog(_ term: String, limit: Int) async throws -> [SearchGroupResult] {
+        guard let client else { throw AppleCatalogError.invalidRequest(status.reason ?? "the Apple Music catalog is unavailable") }
+        return try await client.search(term: term, limit: limit)
+    }
+}

@@ -1,0 +1,239 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// A loopback stand-in for api.music.apple.com, answering with the documented JSON shapes (fact sheet
+/// §2–§5, invented ids and names). Every request must carry `Authorization: Bearer <jwt>` whose ES256
+/// signature verifies with the test key's public key, with the right `alg`/`kid` and `iss`/`iat`/`exp`
+/// (else 401, empty body); `/v1/me/…` also needs the right `Music-User-Token` (else 403).
+/// A test can answer any request itself through `override`; the rest goes to `FakeAppleMusicRoutes`.
+final class FakeAppleMusic: Sendable {
+    static let goodUserToken = "music-user-token-OK-0123456789"
+
+    struct Seen: Sendable {
+        var method: String
+        var path: String
+        /// Decoded query (keys too: `ids[albums]`).
+        var query: [String: String]
+        var rawQuery: String
+        var authorization: String?
+        var userToken: String?
+        var body: String
+        var at: ContinuousClock.Instant
+        /// Whether the JWT verified; requests that did not are answered 401 (unless overridden).
+        var jwtProblem: String?
+
+        var segments: [String] { path.split(separator: "/").map(String.init) }
+        func int(_ name: String) -> Int? { query[name].flatMap { Int($0) } }
+    }
+
+    struct Reply: Sendable {
+        var status: Int
+        var body: String = ""
+        var headers: [String: String] = [:]
+
+        static func json(_ body: String, status: Int = 200) -> Reply { Reply(status: status, body: body) }
+        static func status(_ status: Int) -> Reply { Reply(status: status) }
+        static func error(_ status: Int, code: String, title: String, detail: String? = nil, parameter: String? = nil) -> Reply {
+            var item: [String: Any] = ["id": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "title": title, "status": String(status), "code": code]
+            if let detail { item["detail"] = detail }
+            if let parameter { item["source"] = ["parameter": parameter] }
+            return Reply(status: status, body: CatalogFixtures.json(["errors": [item]]))
+        }
+    }
+
+    struct Options: Sendable {
+        var userToken: String = FakeAppleMusic.goodUserToken
+        var meStorefront: String = "us"
+        var libraryCount: Int = 7
+        /// The `kid` the server accepts (a different one makes every request a 401).
+        var keyID: String = TestKeys.keyID
+        var override: (@Sendable (Seen) async -> Reply?)?
+    }
+
+    let baseURL: URL
+    let log = RequestLog()
+    let state = FakeState()
+    private let options: Options
+    private let publicKey: Data
+    private let task: Task<Void, any Error>
+
+    private init(baseURL: URL, options: Options, publicKey: Data, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.options = options
+        self.publicKey = publicKey
+        self.task = task
+    }
+
+    /// Starts a server on 127.0.0.1 on a free port.
+    static func start(keys: TestKeys, _ options: Options = Options()) async throws -> FakeAppleMusic {
+        let holder = ServerHolder()
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            guard let server = await holder.server else { return Response(status: .serviceUnavailable) }
+            return try await server.respond(request)
+        }
+        let ports = PortWaiter()
+        var app = Application(responder: responder,
+                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in await ports.set(channel.localAddress?.port ?? 0) })
+        // Shutting a server down mid-request logs errors that are expected here.
+        app.logger.logLevel = .critical
+        let running = app
+        let task = Task { try await running.runService(gracefulShutdownSignals: []) }
+        let port = await ports.wait()
+        guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
+            task.cancel()
+            throw FakeError.noPort
+        }
+        let server = FakeAppleMusic(baseURL: url, options: options, publicKey: keys.publicKey, task: task)
+        await holder.set(server)
+        return server
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    enum FakeError: Error { case noPort }
+
+    // MARK: - Requests
+
+    private func respond(_ request: Request) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 1 << 20)
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let rawQuery = request.uri.query ?? ""
+        var seen = Seen(method: request.method.rawValue, path: request.uri.path, query: Self.decodeQuery(rawQuery), rawQuery: rawQuery,
+                        authorization: headers["authorization"], userToken: headers["music-user-token"],
+                        body: String(buffer: body), at: .now)
+        seen.jwtProblem = verifyJWT(seen.authorization)
+        await log.append(seen)
+        var reply = await options.override?(seen)
+        if reply == nil { reply = await answer(seen) }
+        guard let reply else { return Response(status: .internalServerError) }
+        await log.answered(seen, status: reply.status)
+        var fields = HTTPFields()
+        if !reply.body.isEmpty { fields[.contentType] = "application/json; charset=utf-8" }
+        if let retryAfter = reply.headers["Retry-After"] { fields[.retryAfter] = retryAfter }
+        return Response(status: .init(code: reply.status), headers: fields,
+                        body: reply.body.isEmpty ? .init() : .init(byteBuffer: ByteBuffer(string: reply.body)))
+    }
+
+    /// What Apple would answer: 401 (empty) for a bad developer token, 403 for a bad user token on
+    /// `/v1/me`, else the catalog.
+    private func answer(_ seen: Seen) async -> Reply {
+        if seen.jwtProblem != nil { return .status(401) }
+        if seen.path.hasPrefix("/v1/me/") {
+            guard let token = seen.userToken else { return .status(403) }
+            guard token == options.userToken else {
+                return .error(403, code: "40300", title: "Forbidden", detail: "Invalid authentication")
+            }
+        }
+        return await FakeAppleMusicRoutes.answer(seen, options: options, state: state)
+    }
+
+    /// Query keys and values, percent-decoded (`ids%5Balbums%5D` → `ids[albums]`, `+` → space).
+    static func decodeQuery(_ raw: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for item in raw.split(separator: "&") {
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String {
+                let plus = s.replacingOccurrences(of: "+", with: " ")
+                return plus.removingPercentEncoding ?? plus
+            }
+            result[decode(pair[0])] = pair.count > 1 ? decode(pair[1]) : ""
+        }
+        return result
+    }
+
+    /// Checks the developer token as Apple documents it; nil when it is fine, else what is wrong.
+    private func verifyJWT(_ authorization: String?) -> String? {
+        guard let authorization, authorization.hasPrefix("Bearer ") else { return "no bearer token" }
+        let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerData = Self.base64url(parts[0]), let claimsData = Self.base64url(parts[1]),
+              let signatureData = Self.base64url(parts[2]) else { return "not a JWT" }
+        guard let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
+              let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any] else { return "unreadable JWT" }
+        guard header["alg"] as? String == "ES256" else { return "alg is not ES256" }
+        guard header["kid"] as? String == options.keyID else { return "wrong kid" }
+        guard claims["iss"] as? String == TestKeys.teamID else { return "wrong iss" }
+        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
+            return "no iat/exp"
+        }
+        let now = Date().timeIntervalSince1970
+        guard iat <= now + 60 else { return "iat in the future" }
+        guard exp > now else { return "expired" }
+        guard exp - now <= 15_777_000 else { return "exp too far" }
+        guard signatureData.count == 64 else { return "signature is not raw r‖s" }
+        guard let key = try? P256.Signing.PublicKey(rawRepresentation: publicKey),
+              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
+              key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)) else { return "bad signature" }
+        return nil
+    }
+
+    static func base64url(_ s: Substring) -> Data? {
+        var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        t += String(repeating: "=", count: (4 - t.count % 4) % 4)
+        return Data(base64Encoded: t)
+    }
+}
+
+/// Every request the server saw, in arrival order.
+actor RequestLog {
+    private(set) var seen: [FakeAppleMusic.Seen] = []
+    private(set) var statuses: [Int] = []
+    private(set) var answeredCount = 0
+
+    func append(_ s: FakeAppleMusic.Seen) { seen.append(s) }
+    func answered(_ s: FakeAppleMusic.Seen, status: Int) {
+        statuses.append(status)
+        answeredCount += 1
+    }
+
+    func requests(to path: String) -> [FakeAppleMusic.Seen] { seen.filter { $0.path == path } }
+    func count(pathPrefix: String) -> Int { seen.filter { $0.path.hasPrefix(pathPrefix) }.count }
+
+    /// Waits until at least `n` requests arrived.
+    func waitFor(_ n: Int) async {
+        while seen.count < n { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+}
+
+/// Server-side state: counters for scripted failures, the ratings that were set.
+actor FakeState {
+    private var counters: [String: Int] = [:]
+    private(set) var ratings: [String: Int] = [:]
+
+    /// How many times `key` was counted before (0 the first time).
+    func next(_ key: String) -> Int {
+        let n = counters[key, default: 0]
+        counters[key] = n + 1
+        return n
+    }
+
+    func rate(_ id: String, _ value: Int) { ratings[id] = value }
+    func unrate(_ id: String) -> Bool { ratings.removeValue(forKey: id) != nil }
+}
+
+private actor ServerHolder {
+    var server: FakeAppleMusic?
+    func set(_ s: FakeAppleMusic) { server = s }
+}
+
+private actor PortWaiter {
+    private var port: Int?
+    private var waiters: [CheckedContinuation<Int, Never>] = []
+
+    func set(_ p: Int) {
+        port = p
+        for w in waiters { w.resume(returning: p) }
+        waiters = []
+    }
+
+    func wait() async -> Int {
+        if let port { return port }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+}
