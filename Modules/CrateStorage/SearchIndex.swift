@@ -34,6 +34,22 @@ enum SearchIndex {
         """
     }
 
+    /// Insert, rename and delete triggers of a table indexed by its `name` alone (artists, playlists).
+    static func nameTriggers(_ table: String) -> String {
+        """
+        CREATE TRIGGER \(table)_fts_insert AFTER INSERT ON \(table) BEGIN
+            INSERT INTO \(table)_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
+        END;
+        CREATE TRIGGER \(table)_fts_update AFTER UPDATE OF name ON \(table) BEGIN
+            DELETE FROM \(table)_fts WHERE rowid = old.id;
+            INSERT INTO \(table)_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
+        END;
+        CREATE TRIGGER \(table)_fts_delete AFTER DELETE ON \(table) BEGIN
+            DELETE FROM \(table)_fts WHERE rowid = old.id;
+        END;
+        """
+    }
+
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             CREATE VIRTUAL TABLE artist_fts USING fts5(name, \(tokenizer));
@@ -42,16 +58,7 @@ enum SearchIndex {
             CREATE VIRTUAL TABLE playlist_fts USING fts5(name, \(tokenizer));
             CREATE VIRTUAL TABLE lyrics_fts USING fts5(text, \(tokenizer));
 
-            CREATE TRIGGER artist_fts_insert AFTER INSERT ON artist BEGIN
-                INSERT INTO artist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
-            END;
-            CREATE TRIGGER artist_fts_update AFTER UPDATE OF name ON artist BEGIN
-                DELETE FROM artist_fts WHERE rowid = old.id;
-                INSERT INTO artist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
-            END;
-            CREATE TRIGGER artist_fts_delete AFTER DELETE ON artist BEGIN
-                DELETE FROM artist_fts WHERE rowid = old.id;
-            END;
+            \(nameTriggers("artist"))
 
             CREATE TRIGGER album_fts_insert AFTER INSERT ON album BEGIN \(albumRow("new.id")) END;
             CREATE TRIGGER album_fts_update AFTER UPDATE OF title, artist_id ON album BEGIN
@@ -85,16 +92,7 @@ enum SearchIndex {
                 \(trackRow("old.track_id"))
             END;
 
-            CREATE TRIGGER playlist_fts_insert AFTER INSERT ON playlist BEGIN
-                INSERT INTO playlist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
-            END;
-            CREATE TRIGGER playlist_fts_update AFTER UPDATE OF name ON playlist BEGIN
-                DELETE FROM playlist_fts WHERE rowid = old.id;
-                INSERT INTO playlist_fts (rowid, name) VALUES (new.id, \(searchable("new.name")));
-            END;
-            CREATE TRIGGER playlist_fts_delete AFTER DELETE ON playlist BEGIN
-                DELETE FROM playlist_fts WHERE rowid = old.id;
-            END;
+            \(nameTriggers("playlist"))
 
             CREATE TRIGGER lyrics_fts_insert AFTER INSERT ON lyrics BEGIN
                 INSERT INTO lyrics_fts (rowid, text) VALUES (new.track_id, new.text);

@@ -1,21 +1,12 @@
 import AppleCatalogREST
 import CrateDomain
+import CrateTestSupport
 import Foundation
 import Testing
 
-private func album(_ id: String) -> Album {
-    Album(id: 0, identity: "applemusic:\(id)", title: "Album \(id)", artist: "Artist", date: nil, year: nil, genre: nil,
-          isCompilation: false, trackCount: 10, discCount: 1, duration: 2400, addedAt: Date(timeIntervalSince1970: 0),
-          source: "applemusic", externalID: id)
-}
-
-private func albums(_ prefix: String, _ count: Int) -> [Album] {
-    (0..<count).map { album("\(prefix)\($0)") }
-}
-
-private func ids(_ albums: [Album]) -> [String] {
-    albums.map(GenreMerge.key)
-}
+private func album(_ id: String) -> Album { catalogAlbum(id) }
+private func albums(_ prefix: String, _ count: Int) -> [Album] { catalogAlbums(prefix, count) }
+private func ids(_ albums: [Album]) -> [String] { mergeKeys(albums) }
 
 /// Charts and search answered from fixed lists, pages cut like Apple's (with `next` links); records every call.
 /// A chart genre in `blocking` never answers until its task is cancelled.

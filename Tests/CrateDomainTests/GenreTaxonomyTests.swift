@@ -1,4 +1,5 @@
 import CrateDomain
+import CrateTestSupport
 import Foundation
 import Testing
 
@@ -191,20 +192,9 @@ private let usTopChartIDs: Set<String> = [
     }
 }
 
-/// A catalog album as the catalog source makes them.
-private func album(_ id: String) -> Album {
-    Album(id: 0, identity: "applemusic:\(id)", title: "Album \(id)", artist: "Artist", date: nil, year: nil, genre: nil,
-          isCompilation: false, trackCount: 10, discCount: 1, duration: 2400, addedAt: Date(timeIntervalSince1970: 0),
-          source: "applemusic", externalID: id)
-}
-
-private func albums(_ prefix: String, _ count: Int) -> [Album] {
-    (0..<count).map { album("\(prefix)\($0)") }
-}
-
-private func ids(_ albums: [Album]) -> [String] {
-    albums.map(GenreMerge.key)
-}
+private func album(_ id: String) -> Album { catalogAlbum(id) }
+private func albums(_ prefix: String, _ count: Int) -> [Album] { catalogAlbums(prefix, count) }
+private func ids(_ albums: [Album]) -> [String] { mergeKeys(albums) }
 
 extension GenreTaxonomyTests {
     @Suite struct Merge {
