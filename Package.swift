@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "CrateStorage", dependencies: ["CrateDomain", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Modules/CrateStorage", swiftSettings: strict),
         .target(name: "CrateAudio", dependencies: ["CrateDomain"], path: "Modules/CrateAudio", swiftSettings: strict),
+        // The Crate Wall and genre feeds: signals, the dial, composition (pure logic apart from the signals' fetches).
+        .target(name: "CrateFeeds", dependencies: ["CrateDomain"], path: "Modules/CrateFeeds", swiftSettings: strict),
         .target(name: "CrateCore", dependencies: [
             "CrateDomain", "CrateStorage", "CrateAudio",
             "LocalFilesSource", "AppleCatalogREST",
@@ -93,6 +95,7 @@ let package = Package(
         tests("CrateStorageTests", ["CrateStorage"]),
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
                                   "WAVFileOutput", "NullOutput"]),
+        tests("CrateFeedsTests", ["CrateFeeds"]),
         tests("CrateCoreTests", ["CrateCore", .product(name: "GRDB", package: "GRDB.swift")]),
         tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
