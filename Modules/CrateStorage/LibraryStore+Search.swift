@@ -17,6 +17,8 @@ extension LibraryStore {
         var year: String?
         var added: String?
         var baseFilter: String?
+        /// `baseFilter` in terms of the index's rowid, for queries answered by the index alone.
+        var rowidFilter: String?
         var order: (SearchQuery.Sort) -> String?
     }
 
@@ -29,7 +31,9 @@ extension LibraryStore {
             return GroupPlan(fts: "album_fts", idColumn: "album.id",
                              from: "album JOIN artist ON artist.id = album.artist_id",
                              columns: [.artist: "artist", .album: "title"], genre: "album.genre", year: "album.year",
-                             added: "album.added_at", baseFilter: notDisliked, order: { sort in
+                             added: "album.added_at", baseFilter: notDisliked,
+                             rowidFilter: "rowid NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike')",
+                             order: { sort in
                                  switch sort.key {
                                  case .title, .album: albumOrder(.title, sort.order)
                                  case .artist: albumOrder(.artist, sort.order)
@@ -100,6 +104,10 @@ extension LibraryStore {
             guard let column = plan.columns[field] else { return nil }
             if let expr = SearchExpression.all(values, column: column) { match.append(expr) }
         }
+        if !match.isEmpty, query.fields[.genre] == nil, query.year == nil, query.added == nil, query.sort == nil {
+            return try indexOnly(plan, match: match.joined(separator: " AND "), excluded: SearchExpression.any(query.excluded),
+                                 offset: offset, limit: limit, db)
+        }
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let base = plan.baseFilter { conditions.append(base) }
@@ -135,6 +143,30 @@ extension LibraryStore {
         guard total > offset, limit > 0 else { return ([], total) }
         let order = query.sort.flatMap(plan.order) ?? (ranked ? "\(plan.fts).rank, \(plan.idColumn)" : plan.idColumn)
         let ids = try Int64.fetchAll(db, sql: "SELECT \(plan.idColumn) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+                                     arguments: StatementArguments(arguments + [limit, offset]))
+        return (ids, total)
+    }
+
+    /// Above this many matches a group is listed in library order instead of by bm25: ranking tens of
+    /// thousands of rows for a two-letter prefix costs ~100 ms and says little (Benchmarks/README.md, search.sh).
+    static let rankLimit = 1_000
+
+    /// Words (and exclusions) only: count and page on the index alone, which holds exactly one row per item,
+    /// so the base tables are not joined at all.
+    private static func indexOnly(_ plan: GroupPlan, match: String, excluded: String?, offset: Int, limit: Int,
+                                  _ db: Database) throws -> ([Int64], Int) {
+        var conditions = ["\(plan.fts) MATCH ?"]
+        var arguments: [any DatabaseValueConvertible] = [match]
+        if let filter = plan.rowidFilter { conditions.append(filter) }
+        if let excluded {
+            conditions.append("rowid NOT IN (SELECT rowid FROM \(plan.fts) WHERE \(plan.fts) MATCH ?)")
+            arguments.append(excluded)
+        }
+        let filter = " WHERE " + conditions.joined(separator: " AND ")
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(plan.fts)\(filter)", arguments: StatementArguments(arguments)) ?? 0
+        guard total > offset, limit > 0 else { return ([], total) }
+        let order = total <= rankLimit ? "rank, rowid" : "rowid"
+        let ids = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(plan.fts)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
                                      arguments: StatementArguments(arguments + [limit, offset]))
         return (ids, total)
     }
