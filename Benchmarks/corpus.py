@@ -3,6 +3,8 @@
 
   corpus.py library --out DIR --size N [--seed S] [--jobs J] [--spec TEXT]
   corpus.py wavs    --out DIR --size N [--jobs J] [--spec TEXT]
+  corpus.py search  --out DIR --size N [--seed S] [--jobs J] [--spec TEXT]
+  corpus.py queries --from DIR [--count N] [--seed S]
 
 library: about N tagged audio files laid out like a real collection, in DIR/music:
   Artist/Album/NN Title.ext (albums of 8-14 tracks; some on 2 discs as D-NN Title.ext; some
@@ -18,6 +20,13 @@ library: about N tagged audio files laid out like a real collection, in DIR/musi
 
 wavs: N tiny WAV files (a 44-byte header, a few hundred 8 kHz samples, distinct RIFF INFO tags), in
   DIR/music/Artist NNNN/Album NN (YYYY)/NN Title.wav, 10 files per folder.
+
+search: N tiny WAV files for Benchmarks/search.sh, 10 per album folder (Artist/Album (YYYY)/NN Title.wav),
+  names made of words from a fixed seeded vocabulary of 3,000 words (real song-title words first, then
+  made-up ones, Zipf-distributed), tagged twice with the same values: RIFF INFO (Crate, MPD) and an ID3v2.4
+  chunk (beets reads only that). DIR/tags.tsv lists artist, album and title of every file.
+  corpus.py queries --from DIR [--count N] [--seed S] prints N queries of 1, 2 and 3 words each: the first
+  2-4 letters of words of one random file's artist, album and title, as someone types them.
 
 Both build DIR.partial and rename it to DIR when complete; DIR/spec.txt then holds --spec and
 DIR/expected.json what a tool should find. Progress goes to standard error.
@@ -529,6 +538,203 @@ def wavs(args):
     finish(partial, out, expected, args.spec, t0)
 
 
+# --- search: tiny WAV files named from a realistic vocabulary ------------------------------------------
+
+# Common song-title words, the head of the vocabulary (most frequent first, roughly).
+COMMON = """love night heart time baby world life dream home light day girl blue man good rain fire sun
+little boy old dance star moon song away end road summer gone sky eyes never sweet alone dark city tonight
+blues wind river kiss lost wild free hold soul fall angel stay run black white forever heaven believe blood
+cold crazy live let magic money morning party rock roll shine ride sleep smile stars street dreams fly
+golden hands happy high hot lonely lady lover memory mind mister more nothing paradise people queen radio
+ready rose secret shadow sister slow somebody something stone story sugar tears tomorrow train true walk
+wanna water woman young burning change circle call coming crying dancing desire devil door down easy echo
+electric empty everything eye face feel fever final friend game ghost glory gold gun highway hope hurricane
+island jungle king last leave lies lightning line lucky midnight miracle mountain music mystery ocean only
+open over paper perfect pretty promise rainbow rebel remember rescue revolution ring rising rocket runaway
+sail sea season seven shake shot silence silver sing sky snow soldier sorry sound space spirit spring storm
+stranger sunshine superstar sweetheart talk thunder tiger touch tower trouble union valley velvet voice
+waiting wake war waves west wheel whisper window wine wings winter wish wonder yesterday young zero after
+again alive always american angels another anything back bad beautiful bed better between big bird bitter
+blind body boogie born break bridge broken brother burn california candy car chain chance child christmas
+cloud come control country cry daddy daughter days dear death diamond die dirty doctor dog don dragon drive
+drum dust early earth electric elevator emerald engine evil faith fast father fight fine flower flowers
+follow fool forget funky garden gentle glass goodbye gravity green grey groove guitar harbor harvest hazy
+head hell hero hey hide hill holiday holy honey horizon horse house hunger hunter ice inside jazz jealous
+jesus johnny joy jump justice keep kid kingdom knife lake land lazy lemon liberty lion lips listen lord
+lullaby machine mama marching mercy mirror mine modern mother motor nation neon new north number nowhere
+orange outside palace passion pearl picture planet play poison power prayer prince purple question
+quiet rain reason red rhythm river roses rush sad saint satellite satisfaction saturday savage school
+screaming shelter ship shoes sign simple sky smoke soft someone sometimes southern speed spider stairway
+steel stop strange sugar sunday surrender sweet taxi telephone tender thunderbird ticket tiny together
+tokyo twilight uptown vampire venus victory wait walking warrior weekend wicked wonderland yellow""".split()
+FUNCTION_WORDS = "the of in my to and on for with you me your all no at from this".split()
+ONSETS = "b bl br c ch cl cr d dr f fl fr g gl gr h j k l m n p pl pr r s sc sh sk sl sm sn sp st str sw t th tr v w z".split()
+NUCLEI = "a a e e i o o u ai ea ee ie oa oo ou ay".split()
+CODAS = ["", "", "", "n", "r", "l", "s", "t", "m", "nd", "nt", "st", "ng", "ck", "rd", "rk", "ll", "sh", "th", "x"]
+VOCABULARY_SIZE = 3000
+
+
+def vocabulary(rng):
+    """(words, Zipf weights): the common words first, then made-up ones (1-3 syllables), 3,000 in all."""
+    words, seen = [], set()
+    for w in COMMON + [x.lower() for x in ADJECTIVES + NOUNS + VERBS]:
+        if w not in seen:
+            seen.add(w)
+            words.append(w)
+    while len(words) < VOCABULARY_SIZE:
+        syllables = rng.choices([1, 2, 3], [0.35, 0.5, 0.15])[0]
+        w = "".join(rng.choice(ONSETS + [""]) + rng.choice(NUCLEI) + rng.choice(CODAS[:6]) for _ in range(syllables - 1))
+        w += rng.choice(ONSETS) + rng.choice(NUCLEI) + rng.choice(CODAS)
+        if len(w) >= 3 and w not in seen:
+            seen.add(w)
+            words.append(w)
+    return words, [1 / (rank + 10) for rank in range(len(words))]
+
+
+class SearchNames:
+    def __init__(self, rng):
+        self.rng = rng
+        self.words, self.weights = vocabulary(rng)
+        self.used_artists = set()
+
+    def word(self):
+        return self.rng.choices(self.words, self.weights)[0].capitalize()
+
+    def phrase(self, most):
+        """1 to `most` vocabulary words, sometimes with "The", "of the", "in my"."""
+        r, n = self.rng, self.rng.choices(range(1, most + 1), [4, 5, 3, 2, 1][:most])[0]
+        text = " ".join(self.word() for _ in range(n))
+        roll = r.random()
+        if roll < 0.15:
+            text = "The " + text
+        elif roll < 0.25 and n < most:
+            text = f"{text} {r.choice(FUNCTION_WORDS).capitalize()} the {self.word()}"
+        elif roll < 0.30:
+            text += f" ({r.choice(['Live', 'Demo', 'Remix', 'Acoustic', 'Part 2', 'Reprise'])})"
+        return text
+
+    def artist(self):
+        r = self.rng
+        while True:
+            kind = r.random()
+            if kind < 0.3:
+                name = f"{r.choice(GIVEN)} {r.choice(FAMILY) if r.random() < 0.3 else self.word()}"
+            elif kind < 0.55:
+                name = f"The {self.word()} {self.word()}s"
+            elif kind < 0.85:
+                name = f"{self.word()} {self.word()}"
+            else:
+                name = self.word()
+            if r.random() < 0.1:
+                name += f" {r.choice(ENSEMBLES)}"
+            if name not in self.used_artists:
+                self.used_artists.add(name)
+                return name
+
+
+def plan_search(size, seed):
+    """Albums of 10 tracks: [(folder, [tags dict])]; 6% compilations, 8% of tracks "feat."."""
+    rng = random.Random(seed)
+    names = SearchNames(rng)
+    albums, folders, artists = [], set(), []
+    while len(albums) * 10 < size:
+        compilation = rng.random() < 0.06
+        artist = "Various Artists" if compilation else names.artist()
+        if not compilation:
+            artists.append(artist)
+        for _ in range(1 if compilation else rng.choice([1, 1, 1, 2, 2, 3, 4, 6, 8])):
+            if len(albums) * 10 >= size:
+                break
+            year = rng.randint(1958, 2025)
+            title = names.phrase(4)
+            while (artist, title) in folders:
+                title = names.phrase(4)
+            folders.add((artist, title))
+            genre = rng.choice(GENRES)
+            tracks = []
+            for no in range(1, 11):
+                if compilation:
+                    who = rng.choice(artists) if artists and rng.random() < 0.5 else names.artist()
+                elif len(artists) > 1 and rng.random() < 0.08:
+                    who = f"{artist} feat. {rng.choice(artists[:-1])}"
+                else:
+                    who = artist
+                tracks.append({"title": names.phrase(5), "artist": who, "albumartist": artist, "album": title,
+                               "date": str(year), "genre": genre, "track": no})
+            albums.append((os.path.join(safe_name(artist), safe_name(f"{title} ({year})")), tracks))
+    return albums
+
+
+def id3v24(frames):
+    """An ID3v2.4 tag of UTF-8 text frames."""
+    def syncsafe(n):
+        return bytes(((n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F))
+    body = b"".join(fid.encode("ascii") + syncsafe(len(v.encode("utf-8")) + 1) + b"\0\0\3" + v.encode("utf-8")
+                    for fid, v in frames if v)
+    return b"ID3\4\0\0" + syncsafe(len(body)) + body
+
+
+def build_search_albums(job):
+    albums, first, music = job
+    for k, (folder, tracks) in enumerate(albums):
+        path = os.path.join(music, folder)
+        os.makedirs(path, exist_ok=True)
+        for t in tracks:
+            i = (first + k) * 10 + t["track"]
+            data = tiny_wav(i, [("INAM", t["title"]), ("IART", t["artist"]), ("IPRD", t["album"]), ("ICRD", t["date"]),
+                                ("IGNR", t["genre"]), ("ITRK", f"{t['track']}/10")])
+            id3 = chunk(b"id3 ", id3v24([("TIT2", t["title"]), ("TPE1", t["artist"]), ("TPE2", t["albumartist"]),
+                                         ("TALB", t["album"]), ("TDRC", t["date"]), ("TCON", t["genre"]),
+                                         ("TRCK", f"{t['track']}/10")]))
+            data = b"RIFF" + struct.pack("<I", len(data) - 8 + len(id3)) + data[8:] + id3
+            with open(os.path.join(path, f"{t['track']:02d} {safe_name(t['title'])}.wav"), "wb") as f:
+                f.write(data)
+    return len(albums)
+
+
+def search(args):
+    t0 = time.monotonic()
+    out, partial = os.path.abspath(args.out), os.path.abspath(args.out) + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    music = os.path.join(partial, "music")
+    os.makedirs(music)
+    albums = plan_search(args.size, args.seed)
+    step = 200
+    with Pool(args.jobs) as pool:
+        pool.map(build_search_albums, [(albums[i:i + step], i, music) for i in range(0, len(albums), step)])
+    with open(os.path.join(partial, "tags.tsv"), "w", encoding="utf-8") as f:
+        for _, tracks in albums:
+            for t in tracks:
+                f.write(f"{t['artist']}\t{t['album']}\t{t['title']}\n")
+    made = sum(len(tracks) for _, tracks in albums)
+    expected = {"kind": "search", "size": args.size, "seed": args.seed, "audio_files": made, "unique_audio": made,
+                "duplicates": 0, "albums": len(albums), "album_artists": len({a[1][0]["albumartist"] for a in albums}),
+                "artists": len({t["artist"] for _, ts in albums for t in ts}), "vocabulary": VOCABULARY_SIZE,
+                "other_files": 0, "hidden_audio": 0}
+    finish(partial, out, expected, args.spec, t0)
+
+
+def queries(args):
+    """Queries as someone types them: the first 2-4 letters of 1, 2 or 3 words of one file's tags."""
+    rng = random.Random(args.seed)
+    with open(os.path.join(args.source, "tags.tsv"), encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    for n in (1, 2, 3):
+        made = set()
+        while len(made) < args.count:
+            words = []
+            for w in " ".join(rng.choice(rows)).replace("(", " ").replace(")", " ").split():
+                w = w.lower()
+                if w.isascii() and w.isalpha() and len(w) >= 2 and w != "feat" and w not in words:
+                    words.append(w)
+            if len(words) < n:
+                continue
+            q = " ".join(w[:rng.randint(2, min(4, len(w)))] for w in rng.sample(words, n))
+            if q not in made:
+                made.add(q)
+                print(q)
+
+
 def finish(partial, out, expected, spec, t0):
     with open(os.path.join(partial, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1, ensure_ascii=False)
@@ -542,17 +748,23 @@ def finish(partial, out, expected, spec, t0):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="kind", required=True)
-    for kind in ("library", "wavs"):
+    for kind in ("library", "wavs", "search"):
         s = sub.add_parser(kind)
         s.add_argument("--out", required=True)
         s.add_argument("--size", type=int, required=True)
         s.add_argument("--seed", type=int, default=1)
         s.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
         s.add_argument("--spec", default="")
+    s = sub.add_parser("queries")
+    s.add_argument("--from", dest="source", required=True)
+    s.add_argument("--count", type=int, default=100)
+    s.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
+    if args.kind == "queries":
+        return queries(args)
     if args.size < 20:
         p.error("--size must be at least 20")
-    (library if args.kind == "library" else wavs)(args)
+    {"library": library, "wavs": wavs, "search": search}[args.kind](args)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 //
 //   crate-bench decode FILE [--repeat N] [--chunk-frames N]
 //   crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
+//   crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
 //
 // `decode` opens FILE with the decoder registry Crate builds (PluginCatalog.decoders(), default
 // order), plays it through the daemon's PlaybackEngine into the null output, and prints `key=value`
@@ -11,6 +12,10 @@
 // start-up.
 //
 // `queue` times the play queue's operations on a real SQLite library in a temporary folder.
+//
+// `search` times LibraryStore.search (what the search box runs: parse, then every group, 5 each) for
+// each line of FILE on an existing library database, in-process, and prints `key=value` lines per
+// query class (the number of words): p50/p99 milliseconds and match counts. Run by Benchmarks/search.sh.
 
 import CrateAudio
 import CrateCore
@@ -22,6 +27,7 @@ import NullOutput
 let usage = """
     usage: crate-bench decode FILE [--repeat N] [--chunk-frames N]
            crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
+           crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
 
     decode   decode FILE through PlaybackEngine (the daemon's engine) into the null output, N times
              (default 1); prints key=value lines: codec, frames, seconds of each run, best_seconds,
@@ -31,6 +37,12 @@ let usage = """
              count, reopening the store and a read at the end; each operation --runs times (default 5).
              Prints a Markdown table of milliseconds (median, min, max), or with --format kv
              `<operation>_ms=<median>` and `<operation>_runs_ms=<each run>` lines.
+    search   opens the library database PATH (LibraryStore), runs every line of FILE once to warm up, then
+             --runs times (default 5) each, timing `LibraryStore.search(SearchQuery.parse(line), text: line)`
+             (--groups artists,albums,... and --limit, default all groups and 5, as the search box asks).
+             Prints key=value lines per query class wordsN (N words): p50/p90/p99/max/mean ms, median
+             totals per group, queries without matches. --per-query FILE writes one line a query:
+             median ms, max ms, artists, albums, tracks totals, the query.
     """
 
 struct UsageError: Error, CustomStringConvertible {
@@ -364,6 +376,113 @@ func queueCommand(_ options: QueueOptions) throws {
     }
 }
 
+// MARK: - search
+
+struct SearchOptions {
+    var db: String
+    var queries: String
+    var runs = 5
+    var groups = SearchGroup.allCases
+    var limit = 5
+    var perQuery: String?
+
+    init(_ args: ArraySlice<String>) throws {
+        var db: String?, queries: String?
+        var reader = ArgumentReader(rest: args)
+        while let arg = reader.next() {
+            switch arg {
+            case "--db": db = try reader.value(after: arg)
+            case "--queries": queries = try reader.value(after: arg)
+            case "--runs", "-n": runs = try reader.positiveInt(after: arg)
+            case "--limit": limit = try reader.positiveInt(after: arg)
+            case "--per-query": perQuery = try reader.value(after: arg)
+            case "--groups":
+                let text = try reader.value(after: arg)
+                groups = try text.split(separator: ",").map { name in
+                    guard let g = SearchGroup(rawValue: String(name)) else {
+                        throw UsageError(description: "--groups takes \(SearchGroup.allCases.map(\.rawValue).joined(separator: ",")), not '\(name)'")
+                    }
+                    return g
+                }
+            default: throw UsageError(description: "unknown argument '\(arg)'")
+            }
+        }
+        guard let db, let queries else { throw UsageError(description: "search needs --db PATH and --queries FILE") }
+        self.db = db
+        self.queries = queries
+    }
+}
+
+/// Nearest-rank percentile of sorted values.
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count) - 1e-9).rounded(.up)) - 1))]
+}
+
+func searchCommand(_ options: SearchOptions) throws {
+    guard FileManager.default.fileExists(atPath: options.db) else {
+        throw BenchFailure(description: "no library database at \(options.db)")
+    }
+    let lines = try String(contentsOfFile: options.queries, encoding: .utf8)
+        .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    guard !lines.isEmpty else { throw BenchFailure(description: "\(options.queries) holds no queries") }
+    let clock = ContinuousClock()
+    var start = clock.now
+    let store = try LibraryStore(url: URL(fileURLWithPath: options.db))
+    let openMs = seconds(clock.now - start) * 1000
+    let counts = try store.counts()
+    let run = { (line: String) throws -> SearchResults in
+        try store.search(try SearchQuery.parse(line), text: line, groups: options.groups, limit: options.limit)
+    }
+    // Warm-up: every query once (page cache, SQLite's cache, lazily built statements); keeps the totals.
+    start = clock.now
+    let found = try lines.map(run)
+    let warmupMs = seconds(clock.now - start) * 1000
+    var samples = [[Double]](repeating: [], count: lines.count)
+    var shown = 0  // items returned, so the work cannot be optimised away
+    for _ in 0..<options.runs {
+        for (i, line) in lines.enumerated() {
+            let t0 = clock.now
+            let results = try run(line)
+            samples[i].append(seconds(clock.now - t0) * 1000)
+            shown += results.groups.reduce(0) { $0 + $1.count }
+        }
+    }
+    let total = { (r: SearchResults, g: SearchGroup) in r.group(g)?.total ?? 0 }
+    var out = ["db=\(options.db)", "library_tracks=\(counts.tracks)", "library_albums=\(counts.albums)",
+               "library_artists=\(counts.artists)", "queries=\(lines.count)", "runs=\(options.runs)",
+               "groups=\(options.groups.map(\.rawValue).joined(separator: ","))", "limit=\(options.limit)",
+               String(format: "open_ms=%.3f", openMs), String(format: "warmup_ms=%.3f", warmupMs), "items_shown=\(shown)"]
+    let classes = Dictionary(grouping: lines.indices) { lines[$0].split(separator: " ").count }
+    for words in classes.keys.sorted() {
+        let idx = classes[words] ?? []
+        let all = idx.flatMap { samples[$0] }.sorted()
+        let key = "words\(words)"
+        out.append("\(key)_queries=\(idx.count)")
+        out.append("\(key)_samples=\(all.count)")
+        for (name, p) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
+            out.append(String(format: "\(key)_\(name)_ms=%.3f", percentile(all, p)))
+        }
+        out.append(String(format: "\(key)_max_ms=%.3f", all.last ?? 0))
+        out.append(String(format: "\(key)_mean_ms=%.3f", all.reduce(0, +) / Double(max(1, all.count))))
+        for g in SearchGroup.allCases {
+            let totals = idx.map { Double(total(found[$0], g)) }.sorted()
+            out.append(String(format: "\(key)_\(g.rawValue)_median=%.0f", percentile(totals, 0.5)))
+            out.append(String(format: "\(key)_\(g.rawValue)_mean=%.1f", totals.reduce(0, +) / Double(max(1, totals.count))))
+        }
+        out.append("\(key)_empty=\(idx.filter { found[$0].groups.isEmpty }.count)")
+    }
+    print(out.joined(separator: "\n"))
+    if let path = options.perQuery {
+        let rows = lines.indices.map { i in
+            let s = samples[i].sorted()
+            return String(format: "%.3f\t%.3f", percentile(s, 0.5), s.last ?? 0)
+                + "\t\(total(found[i], .artists))\t\(total(found[i], .albums))\t\(total(found[i], .tracks))\t\(lines[i])"
+        }
+        try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
+
 // MARK: - main
 
 func writeError(_ text: String) {
@@ -382,6 +501,8 @@ func main(_ args: [String]) async -> Int32 {
             try await decodeCommand(DecodeOptions(rest.dropFirst()))
         case "queue":
             try queueCommand(QueueOptions(rest.dropFirst()))
+        case "search":
+            try searchCommand(SearchOptions(rest.dropFirst()))
         case "help", "-h", "--help":
             print(usage)
         default:
