@@ -58,3 +58,51 @@ stop_pid() {
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
 }
+
+# write_mpd_config DIR MUSIC PORT [EXTRA]: an MPD config in DIR for MUSIC on 127.0.0.1:PORT — no zeroconf, no
+# database watching, no network input, a null output; EXTRA lines (settings) go before the blocks.
+write_mpd_config() {
+    mkdir -p "$1/playlists"
+    cat >"$1/mpd.conf" <<CONF
+music_directory        "$2"
+playlist_directory     "$1/playlists"
+db_file                "$1/database"
+state_file             "$1/state"
+log_file               "$1/mpd.log"
+bind_to_address        "127.0.0.1"
+port                   "$3"
+zeroconf_enabled       "no"
+auto_update            "no"
+${4:-}
+input {
+    plugin "curl"
+    enabled "no"
+}
+audio_output {
+    type  "null"
+    name  "null"
+}
+CONF
+}
+
+# write_beets_config DIR INCREMENTAL(yes|no): a beets config whose library, state and folder live in DIR;
+# imports copy, move, write and autotag nothing.
+write_beets_config() {
+    mkdir -p "$1/library-folder"
+    cat >"$1/config.yaml" <<CONF
+directory: $1/library-folder
+library: $1/beets.db
+statefile: $1/state.pickle
+plugins: []
+import:
+  copy: no
+  move: no
+  link: no
+  hardlink: no
+  write: no
+  autotag: no
+  incremental: $2
+  resume: no
+  log: $1/import.log
+CONF
+}

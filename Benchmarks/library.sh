@@ -267,28 +267,7 @@ crate_check_rc() {   # crate_check_rc WHAT LOGFILE
 MPD_DIR="$WORK/mpd"
 MPD_PORT=""
 # mpd_config MUSIC-DIR: loopback only, no zeroconf, no watching, no network input, null output.
-mpd_config() {
-    mkdir -p "$MPD_DIR/playlists"
-    cat >"$MPD_DIR/mpd.conf" <<EOF
-music_directory        "$1"
-playlist_directory     "$MPD_DIR/playlists"
-db_file                "$MPD_DIR/database"
-state_file             "$MPD_DIR/state"
-log_file               "$MPD_DIR/mpd.log"
-bind_to_address        "127.0.0.1"
-port                   "$MPD_PORT"
-zeroconf_enabled       "no"
-auto_update            "no"
-input {
-    plugin "curl"
-    enabled "no"
-}
-audio_output {
-    type  "null"
-    name  "null"
-}
-EOF
-}
+mpd_config() { write_mpd_config "$MPD_DIR" "$1" "$MPD_PORT"; }
 # start_mpd: starts MPD and waits until it answers and no database update is running.
 start_mpd() {
     local i
@@ -339,25 +318,9 @@ mpd_counts() { echo "$(mpd_stat Songs) $(mpd_stat Albums) $(mpd_stat Artists)"; 
 BEETS_DIR="$WORK/beets"
 BEETS_CFG="$BEETS_DIR/config.yaml"
 beets_setup() {
-    mkdir -p "$BEETS_DIR/library-folder"
     # incremental in both runs: beets records the folders it imported only when incremental is on,
     # and the no-change run then skips them.
-    cat >"$BEETS_CFG" <<EOF
-directory: $BEETS_DIR/library-folder
-library: $BEETS_DIR/beets.db
-statefile: $BEETS_DIR/state.pickle
-plugins: []
-import:
-  copy: no
-  move: no
-  link: no
-  hardlink: no
-  write: no
-  autotag: no
-  incremental: yes
-  resume: no
-  log: $BEETS_DIR/import.log
-EOF
+    write_beets_config "$BEETS_DIR" yes
 }
 beet_cmd() { env BEETSDIR="$BEETS_DIR" beet -c "$BEETS_CFG" "$@"; }
 # beets_import MUSIC LOGFILE: `beet import -A -q` (timed; env is a program, beet_cmd a function).

@@ -230,28 +230,8 @@ fi
 if ((USE_MPD)); then
     MPD_DIR="$WORK/mpd"
     MPD_PORT="$(free_port)"
-    mkdir -p "$MPD_DIR/playlists"
     # A search answer lists every matching song: up to tens of MB, more than the default 8 MiB buffer.
-    cat >"$MPD_DIR/mpd.conf" <<EOF
-music_directory        "$MUSIC"
-playlist_directory     "$MPD_DIR/playlists"
-db_file                "$MPD_DIR/database"
-state_file             "$MPD_DIR/state"
-log_file               "$MPD_DIR/mpd.log"
-bind_to_address        "127.0.0.1"
-port                   "$MPD_PORT"
-zeroconf_enabled       "no"
-auto_update            "no"
-max_output_buffer_size "262144"
-input {
-    plugin "curl"
-    enabled "no"
-}
-audio_output {
-    type  "null"
-    name  "null"
-}
-EOF
+    write_mpd_config "$MPD_DIR" "$MUSIC" "$MPD_PORT" 'max_output_buffer_size "262144"'
     log "MPD: building its database of $TRACKS files"
     t0=$EPOCHREALTIME
     mpd --no-daemon "$MPD_DIR/mpd.conf" >>"$MPD_DIR/stderr.log" 2>&1 &
@@ -287,23 +267,7 @@ if ((USE_BEETS)); then
     # beets' library of the collection is kept next to it: importing 100,000 files takes minutes.
     BEETS_DIR="$CORPUS_DIR.beets"
     BEETS_SPEC="$SPEC beets=$(version_of beets)"
-    mkdir -p "$BEETS_DIR/library-folder"
-    cat >"$BEETS_DIR/config.yaml" <<EOF
-directory: $BEETS_DIR/library-folder
-library: $BEETS_DIR/beets.db
-statefile: $BEETS_DIR/state.pickle
-plugins: []
-import:
-  copy: no
-  move: no
-  link: no
-  hardlink: no
-  write: no
-  autotag: no
-  incremental: no
-  resume: no
-  log: $BEETS_DIR/import.log
-EOF
+    write_beets_config "$BEETS_DIR" no
     beet_cmd() { env BEETSDIR="$BEETS_DIR" beet -c "$BEETS_DIR/config.yaml" "$@"; }
     if [[ -f "$BEETS_DIR/spec.txt" && "$(cat "$BEETS_DIR/spec.txt")" == "$BEETS_SPEC" && -s "$BEETS_DIR/beets.db" ]]; then
         IMPORT[beets]="kept from an earlier run"
