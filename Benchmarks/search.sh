@@ -104,9 +104,9 @@ git diff --quiet HEAD -- Modules Plugins Apps 2>/dev/null || SOURCE+=" + uncommi
 CRATE="$CRATE_BIN/crate"
 BENCH="$CRATE_BIN/crate-bench"
 [[ -x "$CRATE" && -x "$BENCH" ]] || die "no $CRATE or $BENCH: build them or pass --crate-bin DIR"
-"$BENCH" --help 2>/dev/null | grep -q 'crate-bench search' || die "$BENCH has no search command: rebuild it"
+"$BENCH" --help 2>/dev/null | grep 'crate-bench search' >/dev/null || die "$BENCH has no search command: rebuild it"
 CRATE_HAS_SEARCH=0
-if "$CRATE" --help 2>/dev/null | grep -Eq '^ +search( |$)'; then CRATE_HAS_SEARCH=1; fi
+if "$CRATE" --help 2>/dev/null | grep -E '^ +search( |$)' >/dev/null; then CRATE_HAS_SEARCH=1; fi
 
 # --- Temporary folder, processes, cleanup ----------------------------------------------------------
 WORK="$(mktemp -d /tmp/crate-search.XXXXXX)"
@@ -386,7 +386,7 @@ fi
 echo "Slowest queries for Crate (median ms, max ms, artists, albums, tracks matched, query):"
 echo
 echo '```'
-sort -t$'\t' -k1,1 -g -r "$WORK/crate-per-query.tsv" | head -8
+sort -t$'\t' -k1,1 -g -r "$WORK/crate-per-query.tsv" | sed -n 1,8p   # sed reads it all: no SIGPIPE under pipefail
 echo '```'
 echo
 echo "## Whole processes"
@@ -413,7 +413,7 @@ if ((${#NOTES[@]})); then
     echo
     echo "## Problems seen"
     echo
-    printf -- '- %s\n' "${NOTES[@]}" | head -20
+    printf -- '- %s\n' "${NOTES[@]}" | sed -n 1,20p
 fi
 echo
 echo "- whole run: $(seconds_since "$RUN_START") s"
