@@ -53,7 +53,7 @@ let package = Package(
         // The Crate Wall and genre feeds: signals, the dial, composition (pure logic apart from the signals' fetches).
         .target(name: "CrateFeeds", dependencies: ["CrateDomain"], path: "Modules/CrateFeeds", swiftSettings: strict),
         .target(name: "CrateCore", dependencies: [
-            "CrateDomain", "CrateStorage", "CrateAudio",
+            "CrateDomain", "CrateStorage", "CrateAudio", "CrateFeeds",
             "LocalFilesSource", "AppleCatalogREST",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
             "PulseAudioOutput", "WAVFileOutput", "NullOutput",

@@ -61,10 +61,13 @@ struct Fav: AsyncParsableCommand {
 struct Dislike: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Dislike an album (it leaves album lists and feeds); without arguments, list disliked albums.",
-        discussion: "Disliking clears a like; --remove takes the dislike back.")
+        discussion: """
+            ALBUM is a library album's id or name, or applemusic:ID; an Apple Music album also gets the dislike rating \
+            there. Disliking clears a like; --remove takes the dislike back here only.
+            """)
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Album id, title, or words from 'artist title'.") var album: [String] = []
+    @Argument(help: "Album id, title, words from 'artist title', or applemusic:ID.") var album: [String] = []
     @Flag(help: "Remove the dislike.") var remove = false
     @Flag(help: "Print JSON.") var json = false
 
@@ -76,11 +79,6 @@ struct Dislike: AsyncParsableCommand {
             if disliked.isEmpty { return print("No disliked albums.") }
             return disliked.forEach { print(Line.album($0)) }
         }
-        let found = try userFacing {
-            let found = try resolveItem(.album, album.joined(separator: " "), store)
-            try store.setOpinion(.album, id: found.id, remove ? nil : .dislike)
-            return found
-        }
-        print(remove ? "No longer disliked: \(found.name)" : "✗ \(found.name)")
+        try await OpinionCommand.run(options, album, remove ? .clear(.dislike) : .set(.dislike), json: json)
     }
 }

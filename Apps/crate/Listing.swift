@@ -28,7 +28,8 @@ enum Line {
         let year = a.year.map { " (\($0))" } ?? ""
         let discs = a.discCount > 1 ? ", \(a.discCount) discs" : ""
         let opinion = a.opinion == .favorite ? "♥ " : a.opinion == .dislike ? "✗ " : ""
-        return "\(pad(String(a.id), 5))\(opinion)\(a.artist) — \(a.title)\(year)  [\(a.trackCount) tracks\(discs), \(clock(a.duration))]"
+        let id = a.source != "file" ? a.externalID.map { "\(a.source):\($0)" } ?? String(a.id) : String(a.id)
+        return "\(pad(id, 5))\(opinion)\(a.artist) — \(a.title)\(year)  [\(a.trackCount) tracks\(discs), \(clock(a.duration))]"
     }
 
     static func track(_ t: Track, number: String? = nil) -> String {

@@ -59,6 +59,13 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .playlistExists: (.conflict, "exists")
             }
             throw APIError(status, code: code, error.description)
+        } catch let error as FeedError {
+            let (status, code): (HTTPResponse.Status, String) = switch error {
+            case .unknownDial, .badAlbumReference: (.badRequest, "bad_request")
+            case .noWallYet, .noGenreFeed: (.conflict, "no_feed")
+            case .catalogAlbumUnknown: (.notFound, "not_found")
+            }
+            throw APIError(status, code: code, error.description)
         } catch let error where CatalogFailure(error) != nil {
             let failure = CatalogFailure(error)
             throw APIError(.init(code: failure?.status ?? 502), code: failure?.code ?? "catalog_failed", failure?.message ?? "\(error)")

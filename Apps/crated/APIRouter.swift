@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.
 enum APIRouter {
-    static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs) -> Router<BasicRequestContext> {
+    static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs, feeds: FeedService) -> Router<BasicRequestContext> {
         let started = Date()
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
@@ -23,6 +23,7 @@ enum APIRouter {
         FindingRoutes.add(to: api, runtime: runtime, events: player.events)
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)
         CatalogRoutes.add(to: api, runtime: runtime)
+        FeedRoutes.add(to: api, feeds: feeds)
         return router
     }
 

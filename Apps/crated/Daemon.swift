@@ -41,8 +41,14 @@ struct Crated: AsyncParsableCommand {
         // background: the API answers and music plays meanwhile.
         let jobs = LibraryJobs(library: runtime.library, events: player.events)
         do { try jobs.launch() } catch { logger.warning("library: \(ErrorText.describe(error))") }
+        // The wall is composed at start-up in the background and kept until a dial change or a regenerate.
+        let feeds = runtime.feeds(events: player.events)
+        Task {
+            let wall = await feeds.regenerateWall(reason: "start-up")
+            logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
+        }
         let app = Application(
-            router: APIRouter.make(runtime: runtime, player: player, jobs: jobs),
+            router: APIRouter.make(runtime: runtime, player: player, jobs: jobs, feeds: feeds),
             configuration: .init(address: .hostname(runtime.settings.httpHost, port: runtime.settings.httpPort),
                                  serverName: "crated"),
             logger: logger)

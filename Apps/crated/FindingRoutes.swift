@@ -55,20 +55,15 @@ enum FindingRoutes {
             try setOpinion(store, events, context, nil, only: .favorite)
         }
         api.get("dislikes") { _, _ in try store.favorites().dislikedAlbums }
-        api.put("dislikes/albums/:id") { _, context in
-            try setOpinion(store, events, context, .dislike, kind: .album)
-        }
-        api.delete("dislikes/albums/:id") { _, context in
-            try setOpinion(store, events, context, nil, kind: .album, only: .dislike)
-        }
+        // PUT/DELETE dislikes/albums/{album} are in FeedRoutes: a dislike also goes to the catalog.
     }
 
     struct OpinionState: ResponseEncodable { var kind: FavoriteKind; var id: Int64; var opinion: Opinion? }
 
     /// Sets an opinion; clearing with `only` clears just that opinion (DELETE /favorites leaves a dislike alone).
     private static func setOpinion(_ store: LibraryStore, _ events: EventBus, _ context: BasicRequestContext, _ value: Opinion?,
-                                   kind fixed: FavoriteKind? = nil, only: Opinion? = nil) throws -> OpinionState {
-        let kind = try fixed ?? parse(context.parameters.get("kind") ?? "", as: FavoriteKind.self, "kind")
+                                   only: Opinion? = nil) throws -> OpinionState {
+        let kind = try parse(context.parameters.get("kind") ?? "", as: FavoriteKind.self, "kind")
         let id = try number(context, "id")
         if value == nil, let only, try store.opinion(kind, id: id) != only {
             return OpinionState(kind: kind, id: id, opinion: try store.opinion(kind, id: id))

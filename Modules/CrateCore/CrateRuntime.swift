@@ -56,6 +56,11 @@ public struct CrateRuntime: Sendable {
     public var lyrics: LyricsService { LyricsService(store: store) }
     public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store) }
 
+    /// A feed service (the wall, genre feeds, the dial, likes): the daemon keeps one for its lifetime.
+    public func feeds(events: EventBus? = nil, seed: UInt64? = nil) -> FeedService {
+        FeedService(store: store, catalog: catalog, logger: logger, events: events, seed: seed)
+    }
+
     /// Every provider with its kind, status and reason, for `crate plugins` and the API.
     public func pluginDescriptors() -> [PluginDescriptor] {
         sources.descriptors + decoders.descriptors + outputs.descriptors

@@ -92,7 +92,7 @@ public enum GenreTaxonomy {
 
     /// Every name and alias, matchKey'd, with where it points. The first owner of a key wins; the tests
     /// check that no key has two owners.
-    private static let tagIndex: [String: Hit] = {
+    static let tagIndex: [String: Hit] = {
         var index: [String: Hit] = [:]
         for (s, genre) in superGenres.enumerated() {
             for name in [genre.name] + genre.aliases where index[matchKey(name)] == nil {
@@ -107,12 +107,12 @@ public enum GenreTaxonomy {
         return index
     }()
 
-    private struct Hit: Sendable {
+    struct Hit: Sendable {
         var superIndex: Int
         var subIndex: Int?
     }
 
-    private static func resolve(_ hit: Hit) -> (superGenre: SuperGenre, subcategory: GenreSubcategory?) {
+    static func resolve(_ hit: Hit) -> (superGenre: SuperGenre, subcategory: GenreSubcategory?) {
         let genre = superGenres[hit.superIndex]
         return (genre, hit.subIndex.map { genre.subcategories[$0] })
     }

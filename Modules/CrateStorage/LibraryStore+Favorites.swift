@@ -43,11 +43,13 @@ extension LibraryStore {
         }
     }
 
+    /// Everything marked, each kind newest first; liked and disliked catalog albums follow the library's.
     public func favorites() throws -> FavoritesList {
         func ids(_ kind: FavoriteKind, _ value: Opinion, _ db: Database) throws -> String {
             "SELECT item_id FROM opinion WHERE kind = '\(kind.rawValue)' AND value = '\(value.rawValue)'"
         }
         let tracks = try favoriteTracks()
+        let catalogLiked = try catalogAlbums(.favorite), catalogDisliked = try catalogAlbums(.dislike)
         return try read { db in
             let order = { (kind: String, column: String) in
                 " ORDER BY (SELECT created_at FROM opinion WHERE kind = '\(kind)' AND item_id = \(column)) DESC"
@@ -55,13 +57,13 @@ extension LibraryStore {
             return FavoritesList(
                 tracks: tracks,
                 albums: try Row.fetchAll(db, sql: Self.albumSelect + " WHERE album.id IN (\(try ids(.album, .favorite, db))) GROUP BY album.id"
-                                         + order("album", "album.id")).map(Self.album),
+                                         + order("album", "album.id")).map(Self.album) + catalogLiked,
                 artists: try Row.fetchAll(db, sql: Self.artistSelect + " WHERE artist.id IN (\(try ids(.artist, .favorite, db)))"
                                           + order("artist", "artist.id")).map(Self.artist),
                 playlists: try Row.fetchAll(db, sql: Self.playlistSelect + " WHERE playlist.id IN (\(try ids(.playlist, .favorite, db)))"
                                             + order("playlist", "playlist.id")).map(Self.playlist),
                 dislikedAlbums: try Row.fetchAll(db, sql: Self.albumSelect + " WHERE album.id IN (\(try ids(.album, .dislike, db))) GROUP BY album.id"
-                                                 + order("album", "album.id")).map(Self.album))
+                                                 + order("album", "album.id")).map(Self.album) + catalogDisliked)
         }
     }
 }

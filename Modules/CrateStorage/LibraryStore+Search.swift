@@ -172,7 +172,8 @@ extension LibraryStore {
     }
 
     /// Rows for `ids` (`sql` ends in "... IN"), in the order of `ids`.
-    private static func fetch(_ ids: [Int64], _ sql: String, _ db: Database, suffix: String = "") throws -> [Row] {
+    /// Rows for `ids` in the order given (`sql` ends in `WHERE … IN`).
+    static func fetch(_ ids: [Int64], _ sql: String, _ db: Database, suffix: String = "") throws -> [Row] {
         guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
         let rows = try Row.fetchAll(db, sql: "\(sql) (\(marks))\(suffix)", arguments: StatementArguments(ids))

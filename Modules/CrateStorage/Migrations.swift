@@ -234,6 +234,21 @@ enum Migrations {
                                arguments: [SortName.key(row["name"]), row["id"] as Int64])
             }
         }
+        m.registerMigration("v5: opinions of catalog albums") { db in
+            // Catalog albums have no row in `album`: a like or dislike keeps what the feeds and the favorites
+            // list need to show the album again without asking the catalog (ADR-118).
+            try db.execute(sql: """
+                CREATE TABLE catalog_opinion (
+                    source TEXT NOT NULL,                        -- the album's source scheme (applemusic)
+                    external_id TEXT NOT NULL,
+                    value TEXT NOT NULL CHECK (value IN ('favorite', 'dislike')),
+                    created_at REAL NOT NULL,
+                    album_json TEXT NOT NULL,                    -- the Album as the catalog gave it
+                    PRIMARY KEY (source, external_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX catalog_opinion_value ON catalog_opinion(value, created_at);
+                """)
+        }
         return m
     }
 }

@@ -1,0 +1,138 @@
+import AppleCatalogREST
+import CrateDomain
+import CrateFeeds
+import CrateStorage
+import Foundation
+
+/// What a like or dislike did: the local change (always made first) and each write to the catalog.
+public struct OpinionOutcome: Sendable, Codable {
+    public struct Write: Sendable, Codable, Hashable {
+        /// `add to library`, `love rating`, `add to favorites`, `dislike rating`.
+        public var name: String
+        public var ok: Bool
+        /// Why it failed, or why it was not sent.
+        public var message: String?
+    }
+
+    public var album: String
+    public var title: String
+    public var artist: String
+    /// The album's opinion now: favorite, dislike, or nil when cleared.
+    public var opinion: Opinion?
+    public var writes: [Write]
+    /// Why nothing was sent to the catalog, when nothing was.
+    public var notSent: String?
+}
+
+/// The like/dislike loop (ADR-118). The local opinion is stored first and stays whatever the catalog says;
+/// for catalog albums a like then adds the album to the Apple Music library, loves it and marks it a
+/// favorite, all three at once (one user token, no waiting between them), and a dislike sends the dislike
+/// rating. Taking a like or dislike back is local only: the Apple rating stays (the user may use the Music
+/// app too). Like and dislike exclude each other because each album has one opinion.
+extension FeedService {
+    public func like(_ ref: String) async throws -> OpinionOutcome {
+        try await setOpinion(ref, .favorite)
+    }
+
+    public func dislike(_ ref: String) async throws -> OpinionOutcome {
+        try await setOpinion(ref, .dislike)
+    }
+
+    /// Clears a like (`only: .favorite`), a dislike (`only: .dislike`) or either; local only.
+    public func clearOpinion(_ ref: String, only: Opinion? = nil) async throws -> OpinionOutcome {
+        let album = try await resolve(ref)
+        let current = try currentOpinion(album)
+        if only == nil || current == only { try store(album, nil) }
+        let now = try currentOpinion(album)
+        events?.publish(CrateEvent("library", "opinion \(FeedAlbumRef.text(album)) cleared"))
+        return OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist, opinion: now,
+                              writes: [], notSent: isCatalog(album) ? "taking an opinion back leaves the Apple Music rating as it is" : nil)
+    }
+
+    private func setOpinion(_ ref: String, _ opinion: Opinion) async throws -> OpinionOutcome {
+        let album = try await resolve(ref)
+        try store(album, opinion)
+        events?.publish(CrateEvent("library", "opinion \(FeedAlbumRef.text(album)) \(opinion.rawValue)"))
+        var outcome = OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist,
+                                     opinion: opinion, writes: [], notSent: nil)
+        guard isCatalog(album), let externalID = album.externalID else { return outcome }
+        let client: AppleCatalogClient
+        do {
+            client = try catalog.client()
+        } catch {
+            outcome.notSent = "kept locally, not sent to Apple Music: \(ErrorText.describe(error))"
+            logger.warning("feeds: \(opinion.rawValue) of \(outcome.album) \(outcome.notSent ?? "")")
+            return outcome
+        }
+        guard client.hasUserToken else {
+            outcome.notSent = "kept locally, not sent to Apple Music: no user token (set catalog.user_token)"
+            logger.warning("feeds: \(opinion.rawValue) of \(outcome.album) \(outcome.notSent ?? "")")
+            return outcome
+        }
+        outcome.writes = await Self.writeBack(opinion, albumID: externalID, client: client)
+        for write in outcome.writes where !write.ok {
+            // The local opinion stays: the catalog may be down, the token may have expired; liking again retries.
+            logger.error("feeds: \(write.name) for \(album.artist) — \(album.title) (\(outcome.album)) failed: \(write.message ?? "unknown")")
+        }
+        return outcome
+    }
+
+    /// The catalog writes of an opinion, concurrently; each write's outcome on its own.
+    static func writeBack(_ opinion: Opinion, albumID: String, client: AppleCatalogClient) async -> [OpinionOutcome.Write] {
+        typealias Job = (name: String, run: @Sendable () async throws -> Void)
+        let jobs: [Job] = opinion == .favorite ? [
+            ("add to library", { @Sendable in try await client.addToLibrary(albumIDs: [albumID]) }),
+            ("love rating", { @Sendable in try await client.rate(albumID: albumID, .love) }),
+            ("add to favorites", { @Sendable in try await client.addToFavorites(albumIDs: [albumID]) }),
+        ] : [
+            ("dislike rating", { @Sendable in try await client.rate(albumID: albumID, .dislike) }),
+        ]
+        return await withTaskGroup(of: (Int, OpinionOutcome.Write).self) { group in
+            for (index, job) in jobs.enumerated() {
+                group.addTask {
+                    do {
+                        try await job.run()
+                        return (index, .init(name: job.name, ok: true, message: nil))
+                    } catch {
+                        return (index, .init(name: job.name, ok: false, message: ErrorText.describe(error)))
+                    }
+                }
+            }
+            var writes: [(Int, OpinionOutcome.Write)] = []
+            for await write in group { writes.append(write) }
+            return writes.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// A library album by id or name, or a catalog album by `applemusic:ID` (from a current feed, the liked
+    /// and disliked catalog albums, or else asked of the catalog).
+    func resolve(_ ref: String) async throws -> Album {
+        let text = ref.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { throw FeedError.badAlbumReference(ref) }
+        guard let id = FeedAlbumRef.catalogID(text) else { return try store.resolveAlbum(text) }
+        if let album = shown("applemusic:\(id)") { return album }
+        if let album = try (store.catalogAlbums(.favorite) + store.catalogAlbums(.dislike)).first(where: { $0.externalID == id }) {
+            return album
+        }
+        do {
+            return try await catalog.client().album(id: id).album
+        } catch {
+            throw FeedError.catalogAlbumUnknown(id, reason: ErrorText.describe(error))
+        }
+    }
+
+    private func isCatalog(_ album: Album) -> Bool { album.source != "file" && album.externalID != nil }
+
+    private func store(_ album: Album, _ opinion: Opinion?) throws {
+        if isCatalog(album) {
+            try store.setCatalogOpinion(album, opinion)
+        } else {
+            try store.setOpinion(.album, id: album.id, opinion)
+        }
+    }
+
+    private func currentOpinion(_ album: Album) throws -> Opinion? {
+        guard isCatalog(album), let id = album.externalID else { return try store.opinion(.album, id: album.id) }
+        return try store.catalogOpinion(source: album.source, externalID: id)
+    }
+}
