@@ -50,7 +50,8 @@ public struct CatalogSignal: WallSignal {
             { try await catalog.heavyRotationAlbums(limit: FeedPageSize.history) },
             { try await catalog.libraryAlbums(limit: FeedPageSize.library) },
         ]
-        // Later rounds of the same feed go deeper rather than asking the same page again.
+        // Later rounds of the same feed go deeper rather than asking the same page again. Chart depth is not
+        // documented (fact sheet §3.3): random offsets stay within the first hundred or so.
         let depth = context.round * charts
 
         switch id {
@@ -66,11 +67,11 @@ public struct CatalogSignal: WallSignal {
         case .wildCard:
             let genres = GenreTaxonomy.superGenres.shuffled(using: &rng).prefix(2)
             let sub = genres.first?.subcategories.randomElement(using: &rng)
-            return genres.map { chart($0.chartGenreIDs.first, offset: Int.random(in: 0...150, using: &rng)) }
+            return genres.map { chart($0.chartGenreIDs.first, offset: Int.random(in: 0...100, using: &rng)) }
                 + (sub.map { [find($0.searchTerm, offset: Int.random(in: 0...50, using: &rng))] } ?? [])
         case .trending:
             guard let genre = context.genre else { return [] }
-            let offset = Int.random(in: 0...100, using: &rng) + depth
+            let offset = Int.random(in: 0...60, using: &rng) + depth
             if genre.subcategories.isEmpty { return [chart(genre.superGenre.chartGenreIDs.first, offset: offset)] }
             return genre.subcategories.map { find($0.searchTerm, offset: offset / 4) }
         case .genreNewReleases:

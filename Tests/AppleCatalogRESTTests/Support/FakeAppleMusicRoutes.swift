@@ -93,7 +93,7 @@ enum FakeAppleMusicRoutes {
         if limit > 50 { return tooLarge(limit, max: 50) }
         let offset = seen.int("offset") ?? 0
         let base = 800_000_000 + (Int(genre ?? "0") ?? 0) * 1000
-        let albums = (offset..<min(offset + limit, chartTotal)).map { i in
+        let albums = (offset..<max(offset, min(offset + limit, chartTotal))).map { i in   // past the end: empty
             CatalogFixtures.album(id: String(base + i + 1), name: "Chart \(genre ?? "all") #\(i + 1)", sf: sf)
         }
         let g = genre.map { "&genre=\($0)" } ?? ""
@@ -124,7 +124,7 @@ enum FakeAppleMusicRoutes {
             .joined(separator: "+")
         func section(_ type: String, total: Int, make: (Int) -> [String: Any]) -> [String: Any] {
             var object: [String: Any] = ["href": "/v1/catalog/\(sf)/search?limit=\(limit)&term=\(encodedTerm)&types=\(type)",
-                                         "data": (offset..<min(offset + limit, total)).map(make)]
+                                         "data": (offset..<max(offset, min(offset + limit, total))).map(make)]   // past the end: empty
             if offset + limit < total { object["next"] = "/v1/catalog/\(sf)/search?offset=\(offset + limit)&term=\(encodedTerm)&types=\(type)" }
             return object
         }
@@ -200,7 +200,7 @@ enum FakeAppleMusicRoutes {
         let limit = seen.int("limit") ?? 300
         if limit > 300 { return tooLarge(limit, max: 300) }
         let offset = seen.int("offset") ?? 0
-        let songs = (offset..<min(offset + limit, longAlbumTracks)).map { longSong($0, sf: sf) }
+        let songs = (offset..<max(offset, min(offset + limit, longAlbumTracks))).map { longSong($0, sf: sf) }
         return .json(CatalogFixtures.json(["data": songs]))
     }
 
@@ -210,7 +210,7 @@ enum FakeAppleMusicRoutes {
         let limit = seen.int("limit") ?? defaultLimit
         if limit > max { return tooLarge(limit, max: max) }
         let offset = seen.int("offset") ?? 0
-        var doc: [String: Any] = ["data": (offset..<min(offset + limit, total)).map(make)]
+        var doc: [String: Any] = ["data": (offset..<Swift.max(offset, min(offset + limit, total))).map(make)]
         if offset + limit < total { doc["next"] = "\(path)?offset=\(offset + limit)" }
         return .json(CatalogFixtures.json(doc))
     }
@@ -249,7 +249,7 @@ enum FakeAppleMusicRoutes {
             let offset = seen.int("offset") ?? 0
             // Past the end (or an empty library): 404, not an empty page.
             guard offset < options.libraryCount else { return notFound() }
-            let page = (offset..<min(offset + limit, options.libraryCount)).map { i in
+            let page = (offset..<max(offset, min(offset + limit, options.libraryCount))).map { i in
                 CatalogFixtures.libraryAlbum(id: "l.AbC\(i)", name: "Library Album \(i)", dateAdded: "2022-08-06T02:18:\(10 + i)Z")
             }
             // A `next` even on the last page: the client must take the 404 that follows as the end.
