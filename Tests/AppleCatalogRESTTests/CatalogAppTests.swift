@@ -38,9 +38,24 @@ import Testing
         return env
     }
 
+    /// Runs blocking work (a child process, curl) on a thread of its own. Why not a detached task: it
+    /// would still hold one of the cooperative pool's few threads (two on a 2-core machine), and the fake
+    /// server in this process needs them to answer the very child being waited for; with two suites
+    /// waiting at once, every catalog test in the process stalled into its timeout.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// `curl ARGS` off the cooperative pool.
+    static func curl(_ arguments: [String]) async throws -> String {
+        try await offPool { try Fixture.run("curl", arguments) }
+    }
+
     /// Runs `crate ARGS` off the cooperative pool (the fake server shares this process).
     static func crate(_ arguments: [String], env: [String: String]) async throws -> Run {
-        try await Task.detached {
+        try await offPool {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary("crate"))
             process.arguments = arguments
@@ -53,7 +68,7 @@ import Testing
             let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
-        }.value
+        }
     }
 
     @Test func everyCatalogCommandWorksAgainstTheLoopbackServer() async throws {
@@ -105,16 +120,16 @@ import Testing
         let base = "http://127.0.0.1:\(port)/api/v1/"
         var answered = false
         for _ in 0..<200 where !answered {
-            answered = (try? Fixture.run("curl", ["-sf", base + "health"])) != nil
+            answered = (try? await Self.curl(["-sf", base + "health"])) != nil
             if !answered { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(answered)
-        #expect(try Fixture.run("curl", ["-s", base + "catalog/charts?genre=jazz&limit=2"]).contains("Chart 11 #2"))
-        #expect(try Fixture.run("curl", ["-s", base + "catalog/browse/jazz?page=1"]).contains("\"albums\""))
-        #expect(try Fixture.run("curl", ["-s", base + "catalog/albums/1500000001"]).contains("\"previewURL\""))
-        #expect(try Fixture.run("curl", ["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"value":"dislike"}"#,
+        #expect(try await Self.curl(["-s", base + "catalog/charts?genre=jazz&limit=2"]).contains("Chart 11 #2"))
+        #expect(try await Self.curl(["-s", base + "catalog/browse/jazz?page=1"]).contains("\"albums\""))
+        #expect(try await Self.curl(["-s", base + "catalog/albums/1500000001"]).contains("\"previewURL\""))
+        #expect(try await Self.curl(["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"value":"dislike"}"#,
                                          base + "catalog/ratings/1500000001"]).contains("\"ok\""))
-        #expect(try Fixture.run("curl", ["-s", base + "search?q=quartet&scope=external"]).contains("\"catalog\""))
+        #expect(try await Self.curl(["-s", base + "search?q=quartet&scope=external"]).contains("\"catalog\""))
         daemon.send(SIGTERM)
         _ = daemon.waitForExit(seconds: 30)
         await server.stop()

@@ -106,42 +106,42 @@ import Testing
         let base = "http://127.0.0.1:\(port)/api/v1/"
         var answered = false
         for _ in 0..<200 where !answered {
-            answered = (try? Fixture.run("curl", ["-sf", base + "health"])) != nil
+            answered = (try? await CatalogAppTests.curl(["-sf", base + "health"])) != nil
             if !answered { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(answered)
-        func curl(_ method: String, _ path: String, _ body: String? = nil) throws -> [String: Any] {
+        func curl(_ method: String, _ path: String, _ body: String? = nil) async throws -> [String: Any] {
             var args = ["-s", "-X", method, base + path]
             if let body { args += ["-H", "Content-Type: application/json", "-d", body] }
-            return (try JSONSerialization.jsonObject(with: Data(try Fixture.run("curl", args).utf8)) as? [String: Any]) ?? [:]
+            return (try JSONSerialization.jsonObject(with: Data(try await CatalogAppTests.curl(args).utf8)) as? [String: Any]) ?? [:]
         }
         func ids(_ page: [String: Any]) -> [String] { (page["entries"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
 
-        let wall = try curl("GET", "wall?artwork=120")
+        let wall = try await curl("GET", "wall?artwork=120")
         let first = ids(wall)
         #expect(first.count == 40, "\(wall)")
-        #expect(ids(try curl("GET", "wall")) == first)                         // kept for the daemon's lifetime
-        let more = try curl("POST", "wall/more")
+        #expect(ids(try await curl("GET", "wall")) == first)                         // kept for the daemon's lifetime
+        let more = try await curl("POST", "wall/more")
         #expect(ids(more).count > first.count && Set(ids(more)).count == ids(more).count)   // no repeats
         // The CLI uses the daemon's wall: --more continues it.
         let cliMore = try await CatalogAppTests.crate(["wall", "--more"], env: env)
         #expect(cliMore.status == 0 && cliMore.stdout.contains("more (page 3)"), "\(cliMore.stdout)\(cliMore.stderr)")
 
-        #expect(try curl("GET", "dial")["dial"] as? String == "mixed")
-        #expect(try curl("PUT", "dial", #"{"dial":"my"}"#)["dial"] as? String == "my")
-        #expect(try curl("PUT", "dial", #"{"dial":"sideways"}"#)["error"] != nil)
+        #expect(try await curl("GET", "dial")["dial"] as? String == "mixed")
+        #expect(try await curl("PUT", "dial", #"{"dial":"my"}"#)["dial"] as? String == "my")
+        #expect(try await curl("PUT", "dial", #"{"dial":"sideways"}"#)["error"] != nil)
         var regenerated = false
         for _ in 0..<100 where !regenerated {
             try await Task.sleep(for: .milliseconds(100))
-            regenerated = try curl("GET", "wall")["dial"] as? String == "my"
+            regenerated = try await curl("GET", "wall")["dial"] as? String == "my"
         }
         #expect(regenerated)
-        let genre = try curl("GET", "genres/rock?sub=Indie%20Rock")
+        let genre = try await curl("GET", "genres/rock?sub=Indie%20Rock")
         #expect(genre["genre"] as? String == "Rock" && !ids(genre).isEmpty, "\(genre)")
 
         // Like a catalog album from the wall: liked here at once, three writes to Apple together.
-        let catalogID = try #require(ids(try curl("GET", "wall")).first { $0.hasPrefix("applemusic:") })
-        let liked = try curl("PUT", "likes/\(catalogID)")
+        let catalogID = try #require(ids(try await curl("GET", "wall")).first { $0.hasPrefix("applemusic:") })
+        let liked = try await curl("PUT", "likes/\(catalogID)")
         let writes = liked["writes"] as? [[String: Any]] ?? []
         #expect(writes.compactMap { $0["name"] as? String } == ["add to library", "love rating", "add to favorites"], "\(liked)")
         #expect(writes.allSatisfy { $0["ok"] as? Bool == true }, "\(writes)")
@@ -149,18 +149,18 @@ import Testing
         #expect(await barrier.together, "the three writes did not arrive together: \(arrived)")
         let albumID = String(catalogID.dropFirst("applemusic:".count))
         #expect(await server.log.requests(to: "/v1/me/ratings/albums/\(albumID)").map(\.method) == ["PUT"])
-        let favorites = try Fixture.run("curl", ["-s", base + "favorites"])
+        let favorites = try await CatalogAppTests.curl(["-s", base + "favorites"])
         #expect(favorites.contains(albumID))
 
         // Dislike replaces the like and sends the dislike rating; taking it back sends nothing.
-        let disliked = try curl("PUT", "dislikes/albums/\(catalogID)")
+        let disliked = try await curl("PUT", "dislikes/albums/\(catalogID)")
         #expect(disliked["opinion"] as? String == "dislike" && (disliked["writes"] as? [[String: Any]])?.count == 1)
-        let lists = try curl("GET", "favorites")
+        let lists = try await curl("GET", "favorites")
         func externalIDs(_ key: String) -> [String] { (lists[key] as? [[String: Any]] ?? []).compactMap { $0["externalID"] as? String } }
         #expect(!externalIDs("albums").contains(albumID) && externalIDs("dislikedAlbums") == [albumID], "\(lists)")
-        _ = try curl("DELETE", "dislikes/albums/\(catalogID)")
+        _ = try await curl("DELETE", "dislikes/albums/\(catalogID)")
         #expect(await server.log.requests(to: "/v1/me/ratings/albums/\(albumID)").map(\.method) == ["PUT", "PUT"])
-        for _ in 0..<3 { #expect(!ids(try curl("POST", "wall/regenerate")).isEmpty) }
+        for _ in 0..<3 { #expect(!ids(try await curl("POST", "wall/regenerate")).isEmpty) }
 
         // A failing write is reported and logged; the like stays.
         let failing = try await CatalogAppTests.crate(["like", "applemusic:\(FailingAlbum.id)"], env: env)

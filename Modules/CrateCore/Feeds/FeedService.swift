@@ -22,6 +22,9 @@ public actor FeedService {
     private var wall: FeedState?
     private var genreFeed: FeedState?
     private var regeneration: Task<Void, Never>?
+    /// The wall being composed, and which regeneration it is (the newest one wins).
+    private var pendingWall: (generation: Int, task: Task<FeedState, Never>)?
+    private var generation = 0
     private var seeds: SplitMix64
 
     /// One feed as far as it has been scrolled.
@@ -84,20 +87,30 @@ public actor FeedService {
 
     // MARK: - The wall
 
-    /// The wall as far as it has been scrolled; composed on first use.
+    /// The wall as far as it has been scrolled; composed on first use. A wall being composed (the daemon
+    /// starts one at launch) is waited for rather than composed twice.
     public func wall(artworkSize: Int = 300) async -> FeedPage {
-        if wall == nil { await regenerateWall(reason: "first use") }
+        if wall == nil, let pending = pendingWall {
+            let state = await pending.task.value
+            if wall == nil { wall = state }
+        }
+        if wall == nil { return await regenerateWall(reason: "first use", artworkSize: artworkSize) }
         return page(of: wall, artworkSize: artworkSize)
     }
 
-    /// A fresh wall (start-up, dial change, or asked for).
+    /// A fresh wall (start-up, dial change, or asked for). When several overlap, the newest is kept.
     @discardableResult
     public func regenerateWall(reason: String = "asked for", artworkSize: Int = 300) async -> FeedPage {
         let dial = dial()
-        wall = await compose(genre: nil, dial: dial)
-        if let wall {
-            logger.debug("feeds: wall composed (\(reason)) on \(dial.rawValue): \(wall.entries.count) albums from \(wall.last.contributions.count) signal sources, \(wall.last.failures.count) failed")
-        }
+        generation += 1
+        let mine = generation
+        let task = Task { await self.compose(genre: nil, dial: dial) }
+        pendingWall = (mine, task)
+        let state = await task.value
+        guard mine == generation else { return page(of: state, artworkSize: artworkSize) }
+        wall = state
+        pendingWall = nil
+        logger.debug("feeds: wall composed (\(reason)) on \(dial.rawValue): \(state.entries.count) albums from \(state.last.contributions.count) signal sources, \(state.last.failures.count) failed")
         events?.publish(CrateEvent("feeds", "wall \(dial.rawValue)"))
         return page(of: wall, artworkSize: artworkSize)
     }
