@@ -14,29 +14,27 @@ struct Wall: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var feed: FeedOptions
     @Option(help: "Set the Crate Dial first (my, mostly-mine, mixed, mostly-mystery, mystery, or 0-4).") var dial: String?
-    @Flag(help: "One more page of the same wall (needs crated).") var more = false
     @Flag(help: "Compose a fresh wall.") var regenerate = false
-    @Option(help: "Artwork size in pixels for the URLs in --json.") var artwork = 300
-    @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let page = try await userFacingAsync { () async throws -> FeedPage in
             switch try await FeedAccess.open(options) {
             case .daemon(let client):
                 if let dial { _ = try await client.send("PUT", "dial", body: ["dial": dial], as: DialAnswer.self) }
-                let q = FeedAccess.query([("artwork", String(artwork))])
-                if more { return try await client.send("POST", "wall/more\(q)", as: FeedPage.self) }
+                let q = FeedAccess.query([("artwork", String(feed.artwork))])
+                if feed.more { return try await client.send("POST", "wall/more\(q)", as: FeedPage.self) }
                 if regenerate || dial != nil { return try await client.send("POST", "wall/regenerate\(q)", as: FeedPage.self) }
                 return try await client.send("GET", "wall\(q)", as: FeedPage.self)
             case .direct(let feeds):
-                if more { throw CLIError("--more continues the daemon's wall: start crated (or `make run`) first") }
+                if feed.more { throw CLIError("--more continues the daemon's wall: start crated (or `make run`) first") }
                 if let dial { try await feeds.setDial(dial, regenerate: false) }
-                return await feeds.regenerateWall(reason: "crate wall", artworkSize: artwork)
+                return await feeds.regenerateWall(reason: "crate wall", artworkSize: feed.artwork)
             }
         }
-        if json { return try printJSON(page) }
-        FeedPrinter.print(page, title: "Crate Wall", onlyNewest: more)
+        if feed.json { return try printJSON(page) }
+        FeedPrinter.print(page, title: "Crate Wall", onlyNewest: feed.more)
     }
 }
 
@@ -47,28 +45,33 @@ struct GenreFeed: AsyncParsableCommand {
         discussion: "Genres and subcategories are those of `crate catalog genres`; library albums count by their genre tags.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var feed: FeedOptions
     @Argument(help: "The genre (Rock, Jazz, \"Hip-Hop\", …).") var genre: String
     @Argument(help: "Subcategories of it (\"Indie Rock\" Punk …).") var subcategories: [String] = []
-    @Flag(help: "One more page of the same feed (needs crated).") var more = false
-    @Option(help: "Artwork size in pixels for the URLs in --json.") var artwork = 300
-    @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let page = try await userFacingAsync { () async throws -> FeedPage in
             switch try await FeedAccess.open(options) {
             case .daemon(let client):
-                let q = FeedAccess.query(subcategories.map { ("sub", $0) } + [("artwork", String(artwork))])
+                let q = FeedAccess.query(subcategories.map { ("sub", $0) } + [("artwork", String(feed.artwork))])
                 let path = "genres/\(FeedAccess.segment(genre))"
-                return try await client.send(more ? "POST" : "GET", more ? "\(path)/more\(q)" : "\(path)\(q)", as: FeedPage.self)
+                return try await client.send(feed.more ? "POST" : "GET", feed.more ? "\(path)/more\(q)" : "\(path)\(q)", as: FeedPage.self)
             case .direct(let feeds):
-                if more { throw CLIError("--more continues the daemon's genre feed: start crated (or `make run`) first") }
-                return try await feeds.genre(genre, subcategories: subcategories, artworkSize: artwork)
+                if feed.more { throw CLIError("--more continues the daemon's genre feed: start crated (or `make run`) first") }
+                return try await feeds.genre(genre, subcategories: subcategories, artworkSize: feed.artwork)
             }
         }
-        if json { return try printJSON(page) }
+        if feed.json { return try printJSON(page) }
         let title = ([page.genre ?? genre] + page.subcategories).joined(separator: " · ")
-        FeedPrinter.print(page, title: title, onlyNewest: more)
+        FeedPrinter.print(page, title: title, onlyNewest: feed.more)
     }
+}
+
+/// What the wall and genre feeds share on the command line.
+struct FeedOptions: ParsableArguments {
+    @Flag(help: "One more page of the same feed (needs crated).") var more = false
+    @Option(help: "Artwork size in pixels for the URLs in --json.") var artwork = 300
+    @Flag(help: "Print JSON.") var json = false
 }
 
 struct DialAnswer: Codable {

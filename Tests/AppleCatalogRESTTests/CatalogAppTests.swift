@@ -53,6 +53,20 @@ import Testing
         try await offPool { try Fixture.run("curl", arguments) }
     }
 
+    /// Starts `crated` on a free port (set in `env`, so `crate` finds it too) and waits until it answers.
+    static func startDaemon(_ env: inout [String: String], log: URL) async throws -> (ChildProcess, base: String) {
+        let port = try Fixture.freePort()
+        env["CRATE_HTTP_ADDRESS"] = "127.0.0.1:\(port)"
+        let daemon = try ChildProcess([binary("crated")], environment: env, output: log)
+        let base = "http://127.0.0.1:\(port)/api/v1/"
+        for _ in 0..<200 {
+            if (try? await curl(["-sf", base + "health"])) != nil { return (daemon, base) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        daemon.stop(signal: SIGKILL)
+        throw Fixture.ToolError(description: "crated did not answer on \(base) within 10 s; see \(log.path)")
+    }
+
     /// Runs `crate ARGS` off the cooperative pool (the fake server shares this process).
     static func crate(_ arguments: [String], env: [String: String]) async throws -> Run {
         try await offPool {
@@ -112,18 +126,9 @@ import Testing
         #expect(await server.log.requests(to: "/v1/me/ratings/albums/1500000001").map(\.method).contains("PUT"))
 
         // The daemon serves the same under /api/v1/catalog.
-        let port = try Fixture.freePort()
         var daemonEnv = env
-        daemonEnv["CRATE_HTTP_ADDRESS"] = "127.0.0.1:\(port)"
-        let daemon = try ChildProcess([Self.binary("crated")], environment: daemonEnv, output: home.appendingPathComponent("crated.log"))
+        let (daemon, base) = try await Self.startDaemon(&daemonEnv, log: home.appendingPathComponent("crated.log"))
         defer { daemon.stop(signal: SIGKILL) }
-        let base = "http://127.0.0.1:\(port)/api/v1/"
-        var answered = false
-        for _ in 0..<200 where !answered {
-            answered = (try? await Self.curl(["-sf", base + "health"])) != nil
-            if !answered { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(answered)
         #expect(try await Self.curl(["-s", base + "catalog/charts?genre=jazz&limit=2"]).contains("Chart 11 #2"))
         #expect(try await Self.curl(["-s", base + "catalog/browse/jazz?page=1"]).contains("\"albums\""))
         #expect(try await Self.curl(["-s", base + "catalog/albums/1500000001"]).contains("\"previewURL\""))

@@ -98,18 +98,9 @@ import Testing
         let home = try Fixture.temporaryDirectory("crate-feeds-daemon")
         var env = CatalogAppTests.environment(home, server: server, keys: keys)
         try await Self.importLibrary(home, env: env)
-        let port = try Fixture.freePort()
-        env["CRATE_HTTP_ADDRESS"] = "127.0.0.1:\(port)"
         let log = home.appendingPathComponent("crated.log")
-        let daemon = try ChildProcess([CatalogAppTests.binary("crated")], environment: env, output: log)
+        let (daemon, base) = try await CatalogAppTests.startDaemon(&env, log: log)
         defer { daemon.stop(signal: SIGKILL) }
-        let base = "http://127.0.0.1:\(port)/api/v1/"
-        var answered = false
-        for _ in 0..<200 where !answered {
-            answered = (try? await CatalogAppTests.curl(["-sf", base + "health"])) != nil
-            if !answered { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(answered)
         func curl(_ method: String, _ path: String, _ body: String? = nil) async throws -> [String: Any] {
             var args = ["-s", "-X", method, base + path]
             if let body { args += ["-H", "Content-Type: application/json", "-d", body] }

@@ -44,7 +44,7 @@ extension FeedService {
         let current = try currentOpinion(album)
         if only == nil || current == only { try store(album, nil) }
         let now = try currentOpinion(album)
-        events?.publish(CrateEvent("library", "opinion \(FeedAlbumRef.text(album)) cleared"))
+        events?.publish(CrateEvent("library", "album \(FeedAlbumRef.text(album)): \(now?.rawValue ?? "no opinion")"))
         return OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist, opinion: now,
                               writes: [], notSent: isCatalog(album) ? "taking an opinion back leaves the Apple Music rating as it is" : nil)
     }
@@ -52,7 +52,8 @@ extension FeedService {
     private func setOpinion(_ ref: String, _ opinion: Opinion) async throws -> OpinionOutcome {
         let album = try await resolve(ref)
         try store(album, opinion)
-        events?.publish(CrateEvent("library", "opinion \(FeedAlbumRef.text(album)) \(opinion.rawValue)"))
+        // The same event the favorites routes publish, so clients need one rule.
+        events?.publish(CrateEvent("library", "album \(FeedAlbumRef.text(album)): \(opinion.rawValue)"))
         var outcome = OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist,
                                      opinion: opinion, writes: [], notSent: nil)
         guard isCatalog(album), let externalID = album.externalID else { return outcome }
