@@ -28,7 +28,7 @@ run: build
 	  echo "The library is empty: generating a demo library in $$demo"; \
 	  scripts/make-demo-library.sh "$$demo" && $(CRATE) import "$$demo"; \
 	fi
-	$(CRATE) albums
+	$(CRATE) wall    # the landing view: the Crate Wall
 	@album="$$($(CRATE) albums --ids | head -n 1)"; \
 	if $(CRATE) status >/dev/null 2>&1; then \
 	  $(CRATE) play-album "$$album"; \
