@@ -39,7 +39,8 @@ import Testing
         let catalogOnly = try await crate("wall")
         #expect(catalogOnly.status == 0, "\(catalogOnly.stderr)")
         #expect(Self.sources(catalogOnly) == ["catalog"], "\(catalogOnly.stdout)")
-        #expect(catalogOnly.stdout.contains("applemusic:"))
+        #expect(catalogOnly.stdout.contains("applemusic:") && catalogOnly.stdout.contains("Crate Wall — Mixed Crate: 40 albums"),
+                "\(catalogOnly.stdout)")
         let genre = try await crate("genre", "rock")
         #expect(genre.status == 0 && genre.stdout.hasPrefix("Rock — Mixed Crate"), "\(genre.stdout)\(genre.stderr)")
         #expect(Self.sources(genre) == ["catalog"])
@@ -52,6 +53,8 @@ import Testing
         let entries = page?["entries"] as? [[String: Any]] ?? []
         #expect(Set(entries.compactMap { $0["source"] as? String }) == ["local", "catalog"])
         #expect(entries.allSatisfy { $0["signal"] is String && $0["title"] is String && $0["id"] is String })
+        let signals = Set(entries.compactMap { $0["signal"] as? String })
+        #expect(signals.count >= 4, "a varied wall draws on most signals: \(signals)")
         #expect(entries.contains { ($0["artworkURL"] as? String)?.contains("300x300") ?? false })   // catalog art at the size asked
 
         // A local genre feed works offline too: Jazz from the tags, catalog Jazz beside it.
