@@ -503,6 +503,8 @@ func main(_ args: [String]) async -> Int32 {
             try queueCommand(QueueOptions(rest.dropFirst()))
         case "search":
             try searchCommand(SearchOptions(rest.dropFirst()))
+        case "wall":
+            try await wallCommand(WallOptions(rest.dropFirst()))
         case "help", "-h", "--help":
             print(usage)
         default:
