@@ -120,16 +120,11 @@ public struct CatalogSignal: WallSignal {
 
     /// Runs the calls in parallel; the successes in call order, or the first error when all failed.
     static func gather(_ calls: [Call]) async throws -> [Album] {
-        let outcomes = await withTaskGroup(of: (Int, Result<[Album], any Error>).self) { group in
-            for (index, call) in calls.enumerated() {
-                group.addTask {
-                    do { return (index, .success(try await call())) } catch { return (index, .failure(error)) }
-                }
+        let outcomes = await inParallel(calls.map { call in
+            { @Sendable () async -> Result<[Album], any Error> in
+                do { return .success(try await call()) } catch { return .failure(error) }
             }
-            var all: [(Int, Result<[Album], any Error>)] = []
-            for await outcome in group { all.append(outcome) }
-            return all.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        })
         var albums: [Album] = []
         var failures: [any Error] = []
         for outcome in outcomes {

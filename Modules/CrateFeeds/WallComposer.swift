@@ -94,7 +94,9 @@ public actor WallComposer {
                     .union(composition.runs.reduce(into: Set<String>()) { $0.formUnion($1.seen) })
             }
             let jobs = pending.map { (index: $0, signal: composition.runs[$0].signal, limit: composition.runs[$0].limit) }
-            for (index, outcome) in await Self.fetch(jobs, context: roundContext) {
+            let outcomes = await Self.fetch(jobs, context: roundContext)
+            for (job, outcome) in zip(jobs, outcomes) {
+                let index = job.index
                 switch outcome {
                 case .success(let albums):
                     composition.runs[index].mayHaveMore = albums.count >= composition.runs[index].limit
@@ -139,26 +141,15 @@ public actor WallComposer {
             attemptedCount: active.count)
     }
 
-    /// Fetches in parallel (structured concurrency: the group outlives no caller); each outcome is kept apart
-    /// so one failure costs only that signal's share.
+    /// Fetches in parallel (structured concurrency: nothing outlives the call); each outcome is kept apart
+    /// so one failure costs only that signal's share. The outcomes come in the jobs' order.
     private static func fetch(_ jobs: [(index: Int, signal: any WallSignal, limit: Int)],
-                              context: FeedContext) async -> [(Int, Result<[Album], any Error>)] {
-        await withTaskGroup(of: (Int, Result<[Album], any Error>).self) { group in
-            for job in jobs {
-                group.addTask {
-                    do {
-                        return (job.index, .success(try await job.signal.candidates(limit: job.limit, context: context)))
-                    } catch {
-                        return (job.index, .failure(error))
-                    }
-                }
+                              context: FeedContext) async -> [Result<[Album], any Error>] {
+        await inParallel(jobs.map { job in
+            { @Sendable () async -> Result<[Album], any Error> in
+                do { return .success(try await job.signal.candidates(limit: job.limit, context: context)) } catch { return .failure(error) }
             }
-            var outcomes: [(Int, Result<[Album], any Error>)] = []
-            for await outcome in group {
-                outcomes.append(outcome)
-            }
-            return outcomes
-        }
+        })
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -55,21 +55,19 @@ import Testing
         #expect(backoff >= 2 && backoff <= 2.5)   // 0.5 · 2², plus up to 25 % jitter
     }
 
-    @Test func theBucketSpacesRequestsOneIntervalApart() {
+    @Test func theWindowLetsTheRatesWorthThroughAtOnceAndNoMore() {
         let start = ContinuousClock.now
-        var bucket = TokenBucket(rate: 4, now: start)
-        #expect(bucket.reserve(now: start) == .zero)
-        #expect(bucket.take(now: start) == nil)
-        #expect(bucket.reserve(now: start) == .milliseconds(250))
-        #expect(bucket.reserve(now: start) == .milliseconds(500))
-        // Woken late, two waiters cannot both send: the second waits for the next token.
-        let late = start + .milliseconds(600)
-        #expect(bucket.take(now: late) == nil)
-        let wait = bucket.take(now: late)
-        #expect(wait != nil && wait ?? .zero > .milliseconds(240))
-        bucket.pause(until: late + .seconds(2))
-        #expect(bucket.take(now: late + .seconds(1)) == .seconds(1))
-        var unlimited = TokenBucket(rate: 0)
-        #expect(unlimited.reserve() == .zero && unlimited.take() == nil)
+        var window = RequestWindow(rate: 4)
+        for _ in 0..<4 { #expect(window.take(now: start) == nil) }        // a burst of four leaves together
+        #expect(window.take(now: start) == .seconds(1))                   // the fifth waits for the first to age out
+        #expect(window.take(now: start + .milliseconds(400)) == .milliseconds(600))
+        for _ in 0..<4 { #expect(window.take(now: start + .seconds(1)) == nil) }   // the next second's four
+        #expect(window.take(now: start + .seconds(1)) == .seconds(1))
+        window.pause(until: start + .seconds(3))
+        #expect(window.take(now: start + .seconds(2)) == .seconds(1))
+        var slow = RequestWindow(rate: 0.5)                               // one request per two seconds
+        #expect(slow.take(now: start) == nil && slow.take(now: start) == .seconds(2))
+        var unlimited = RequestWindow(rate: 0)
+        for _ in 0..<1000 { #expect(unlimited.take() == nil) }
     }
 }

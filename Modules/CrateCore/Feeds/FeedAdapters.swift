@@ -12,12 +12,13 @@ struct StoreFeedLibrary: LocalAlbumLibrary {
     func albums(ids: [Int64]) async throws -> [Album] { try store.albums(ids: ids) }
 }
 
-/// The Apple Music client as the catalog signals call it; each call is one page, so one request.
+/// The Apple Music client as the catalog signals call it; each call is one page, so one request (history
+/// pages mixing in playlists give fewer albums rather than a second, later round trip).
 struct AppleFeedCatalog: FeedCatalog {
     let client: AppleCatalogClient
 
-    func recentlyPlayedAlbums(limit: Int) async throws -> [Album] { try await client.recentlyPlayedAlbums(limit: limit) }
-    func heavyRotationAlbums(limit: Int) async throws -> [Album] { try await client.heavyRotationAlbums(limit: limit) }
+    func recentlyPlayedAlbums(limit: Int) async throws -> [Album] { try await client.recentlyPlayedAlbums(limit: limit, maxPages: 1) }
+    func heavyRotationAlbums(limit: Int) async throws -> [Album] { try await client.heavyRotationAlbums(limit: limit, maxPages: 1) }
     func libraryAlbums(limit: Int) async throws -> [Album] { try await client.libraryAlbums(limit: limit) }
     func recommendedAlbums(limit: Int) async throws -> [Album] { try await client.recommendedAlbums(limit: limit) }
     func chartAlbums(genreID: String?, offset: Int, limit: Int) async throws -> [Album] {

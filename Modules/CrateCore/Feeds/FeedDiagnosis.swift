@@ -56,22 +56,17 @@ extension FeedService {
         for (feed, ids, genre) in [("wall", SignalID.wall, nil as GenreSelection?), (selection.superGenre.name, SignalID.genre, selection)] {
             let (signals, excluded) = await signals(for: ids)
             let context = FeedContext(seed: 1, excluded: excluded, genre: genre)
-            let outcomes = await withTaskGroup(of: (Int, FeedDiagnosis.SignalState).self) { group in
-                for (index, signal) in signals.enumerated() {
-                    group.addTask {
-                        do {
-                            let found = try await signal.candidates(limit: probeSize, context: context)
-                            return (index, .init(feed: feed, signal: signal.id.rawValue, source: signal.source, albums: found.count, error: nil))
-                        } catch {
-                            return (index, .init(feed: feed, signal: signal.id.rawValue, source: signal.source, albums: 0,
-                                                 error: ErrorText.describe(error)))
-                        }
+            let outcomes = await inParallel(signals.map { signal in
+                { @Sendable () async -> FeedDiagnosis.SignalState in
+                    do {
+                        let found = try await signal.candidates(limit: probeSize, context: context)
+                        return .init(feed: feed, signal: signal.id.rawValue, source: signal.source, albums: found.count, error: nil)
+                    } catch {
+                        return .init(feed: feed, signal: signal.id.rawValue, source: signal.source, albums: 0,
+                                     error: ErrorText.describe(error))
                     }
                 }
-                var all: [(Int, FeedDiagnosis.SignalState)] = []
-                for await outcome in group { all.append(outcome) }
-                return all.sorted { $0.0 < $1.0 }.map(\.1)
-            }
+            })
             states += outcomes
         }
         let unmapped = ((try? store.albumFacts()).map { LocalSnapshot(facts: $0).unmappedGenres() } ?? [])

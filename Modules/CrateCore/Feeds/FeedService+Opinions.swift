@@ -88,21 +88,16 @@ extension FeedService {
         ] : [
             ("dislike rating", { @Sendable in try await client.rate(albumID: albumID, .dislike) }),
         ]
-        return await withTaskGroup(of: (Int, OpinionOutcome.Write).self) { group in
-            for (index, job) in jobs.enumerated() {
-                group.addTask {
-                    do {
-                        try await job.run()
-                        return (index, .init(name: job.name, ok: true, message: nil))
-                    } catch {
-                        return (index, .init(name: job.name, ok: false, message: ErrorText.describe(error)))
-                    }
+        return await inParallel(jobs.map { job in
+            { @Sendable () async -> OpinionOutcome.Write in
+                do {
+                    try await job.run()
+                    return .init(name: job.name, ok: true, message: nil)
+                } catch {
+                    return .init(name: job.name, ok: false, message: ErrorText.describe(error))
                 }
             }
-            var writes: [(Int, OpinionOutcome.Write)] = []
-            for await write in group { writes.append(write) }
-            return writes.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        })
     }
 
     /// A library album by id or name, or a catalog album by `applemusic:ID` (from a current feed, the liked

@@ -13,16 +13,18 @@ enum PersonalLimits {
 /// `/v1/me/…`: the user's history, recommendations, library and ratings. These need the
 /// Music-User-Token and are never cached (they change as the user listens).
 extension AppleCatalogClient {
-    /// Recently played albums (playlists and stations left out), pages of 10 followed until `limit`.
-    public func recentlyPlayedAlbums(limit: Int) async throws -> [Album] {
+    /// Recently played albums (playlists and stations left out), pages of 10 followed until `limit`
+    /// albums, or `maxPages` pages when given (the feeds take one page: one round trip).
+    public func recentlyPlayedAlbums(limit: Int, maxPages: Int? = nil) async throws -> [Album] {
         try await personalAlbums(["me", "recent", "played"], pageSize: PersonalLimits.recentlyPlayed, limit: limit,
-                                 label: "recently played")
+                                 maxPages: maxPages, label: "recently played")
     }
 
-    /// Albums in heavy rotation (playlists left out), pages of 10 followed until `limit`.
-    public func heavyRotationAlbums(limit: Int) async throws -> [Album] {
+    /// Albums in heavy rotation (playlists left out), pages of 10 followed until `limit` albums, or
+    /// `maxPages` pages when given.
+    public func heavyRotationAlbums(limit: Int, maxPages: Int? = nil) async throws -> [Album] {
         try await personalAlbums(["me", "history", "heavy-rotation"], pageSize: PersonalLimits.heavyRotation, limit: limit,
-                                 label: "heavy rotation")
+                                 maxPages: maxPages, label: "heavy rotation")
     }
 
     /// The albums of the default recommendations (each recommendation's `contents`), in order, without repeats.
@@ -75,10 +77,12 @@ extension AppleCatalogClient {
         _ = try await fetchIfFound(request)
     }
 
-    private func personalAlbums(_ path: [String], pageSize: Int, limit: Int, label: String) async throws(AppleCatalogError) -> [Album] {
+    private func personalAlbums(_ path: [String], pageSize: Int, limit: Int, maxPages: Int?,
+                                label: String) async throws(AppleCatalogError) -> [Album] {
         let first = CatalogRequest.get(path, label: label)
         // Pages mix albums with playlists and stations: keep whole pages and filter, so `limit` counts albums.
-        let resources = try await follow(first, pageSize: pageSize, want: limit, exact: false, maxPages: max(3, limit / pageSize + 3)) {
+        let resources = try await follow(first, pageSize: pageSize, want: limit, exact: false,
+                                         maxPages: maxPages.map { max(1, $0) } ?? max(3, limit / pageSize + 3)) {
             data, request throws(AppleCatalogError) in
             let page = try decode(DataDocument.self, data, request)
             return PageContent(items: page.data.filter(CatalogMapping.isAlbum), count: page.data.count, next: page.next)

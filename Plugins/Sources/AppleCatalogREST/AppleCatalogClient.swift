@@ -17,7 +17,7 @@ public actor AppleCatalogClient {
     private let ownsSession: Bool
     var developerToken: DeveloperTokenSource
     let userToken: UserToken
-    var bucket: TokenBucket
+    var limiter: RequestWindow
     var cache: ResponseCache
     let retry: RetryPolicy
     var knownStorefront: String?
@@ -33,9 +33,12 @@ public actor AppleCatalogClient {
         root = CatalogURL.root(of: config.baseURL)
         developerToken = try DeveloperTokenSource(config: config)
         userToken = UserToken(config: config)
-        transport = CatalogTransport(session: session ?? CatalogTransport.makeSession(timeout: config.timeoutSeconds))
+        // As many connections as one second's burst may need (6 to 32).
+        let burst = config.requestsPerSecond.isFinite ? min(32, max(6, config.requestsPerSecond.rounded(.up))) : 32
+        transport = CatalogTransport(session: session ?? CatalogTransport.makeSession(timeout: config.timeoutSeconds,
+                                                                                      connections: Int(burst)))
         ownsSession = session == nil
-        bucket = TokenBucket(rate: config.requestsPerSecond)
+        limiter = RequestWindow(rate: config.requestsPerSecond)
         cache = ResponseCache(lifetime: config.cacheLifetime)
         retry = RetryPolicy(maxRetries: max(0, config.maxRetries), baseDelay: max(0, config.retryBaseDelay))
     }
@@ -88,7 +91,7 @@ public actor AppleCatalogClient {
         return ResponseCache.key(url: root + request.target, withUserToken: userToken.token != nil)
     }
 
-    /// Sends a request, paced by the token bucket, retrying 429s and 5xx with backoff. Returns the
+    /// Sends a request, paced by the rate window, retrying 429s and 5xx with backoff. Returns the
     /// final answer whatever its status.
     func exchange(_ request: CatalogRequest) async throws(AppleCatalogError) -> CatalogTransport.Reply {
         guard !Task.isCancelled else { throw .cancelled }
@@ -136,17 +139,15 @@ public actor AppleCatalogClient {
                 throw reply.status == 429 ? .rateLimited(retries: attempt) : .server(status: reply.status)
             }
             // Apple throttles the whole developer team: every request of this client waits, not just this one.
-            if reply.status == 429 { bucket.pause(until: .now + .seconds(delay)) }
+            if reply.status == 429 { limiter.pause(until: .now + .seconds(delay)) }
             try await Self.sleep(.seconds(delay))
             attempt += 1
         }
     }
 
-    /// Waits for this request's turn in the token bucket, then for a token.
+    /// Waits until the rate window has room for this request.
     private func pace() async throws(AppleCatalogError) {
-        let wait = bucket.reserve()
-        if wait > .zero { try await Self.sleep(wait) }
-        while let more = bucket.take() { try await Self.sleep(more) }
+        while let more = limiter.take() { try await Self.sleep(more) }
     }
 
     static func sleep(_ duration: Duration) async throws(AppleCatalogError) {

@@ -23,12 +23,15 @@ struct CatalogTransport: Sendable {
     let session: URLSession
 
     /// A session of our own: no cookies, no URL cache (the client keeps its own), no stored credentials.
-    static func makeSession(timeout: Double) -> URLSession {
+    /// `connections`: how many requests may be in flight to the API at once (URLSession's default is 6,
+    /// which would hold back a burst the rate window allows).
+    static func makeSession(timeout: Double, connections: Int = 6) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpShouldSetCookies = false
         configuration.timeoutIntervalForRequest = timeout
+        configuration.httpMaximumConnectionsPerHost = max(1, connections)
         return URLSession(configuration: configuration)
     }
 

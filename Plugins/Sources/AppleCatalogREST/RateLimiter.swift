@@ -1,53 +1,46 @@
 import Foundation
 
-/// A token bucket shared by every request of one client. Its capacity is one token by default, so
-/// requests leave at least `1/rate` apart and no one-second window sees more than `rate` of them:
-/// Apple throttles per developer team, and a burst from one machine would hurt every other user of
-/// the same key. A 429 pauses the whole bucket, not just the request that got it.
+/// At most `limit` requests in any `window` (at 20 per second: 20 in any second), shared by every request
+/// of one client; a 429 pauses everything. Why a sliding window rather than requests spaced `1/rate`
+/// apart: a wall or a genre feed asks for 10–16 things at once, and spacing them made that parallel fetch
+/// take eight round trips (Benchmarks/feeds.sh); in a window such a burst leaves together, while no second
+/// ever sees more than the rate (Apple throttles per developer team, so the average is what matters to
+/// every other user of the key).
 ///
-/// Two steps: `reserve` gives each caller a place in line (waiters wake one interval apart instead of
-/// all at once), and `take` checks the bucket again at the moment of sending. The second step is what
-/// keeps the rate when wake-ups come late and bunch up (a busy machine).
-struct TokenBucket: Sendable {
-    let rate: Double
-    let capacity: Double
-    private var tokens: Double
-    private var refilled: ContinuousClock.Instant
-    private var lineEnd: ContinuousClock.Instant
+/// The window counts grants, made at the moment of sending: a caller asks `take`, and sleeps for what it
+/// answers until it answers nil.
+struct RequestWindow: Sendable {
+    let limit: Int
+    let window: Duration
+    /// The newest grants, oldest first; at most `limit`.
+    private var granted: [ContinuousClock.Instant] = []
     private var pausedUntil: ContinuousClock.Instant?
 
-    init(rate: Double, capacity: Double = 1, now: ContinuousClock.Instant = .now) {
-        self.rate = rate
-        self.capacity = max(1, capacity)
-        tokens = self.capacity
-        refilled = now
-        lineEnd = now
+    /// `rate` requests a second; a rate below 1 (0.5) becomes one request per `1/rate` seconds; 0 or less
+    /// is unlimited.
+    init(rate: Double) {
+        if rate > 0 && rate.isFinite {
+            limit = max(1, Int(rate.rounded(.down)))
+            window = .seconds(Double(limit) / rate)
+        } else {
+            limit = .max
+            window = .zero
+        }
     }
 
-    private var unlimited: Bool { !(rate > 0 && rate.isFinite) }
-    private var interval: Duration { .seconds(1 / rate) }
+    private var unlimited: Bool { limit == .max }
 
-    /// How long to wait before trying to `take`: callers line up one interval apart.
-    mutating func reserve(now: ContinuousClock.Instant = .now) -> Duration {
-        guard !unlimited else { return .zero }
-        let start = max(now, lineEnd, pausedUntil ?? now)
-        lineEnd = start + interval
-        return start - now
-    }
-
-    /// Takes a token and returns nil, or says how long until one is there.
+    /// Grants a request now and returns nil, or says how long until asking again may succeed.
     mutating func take(now: ContinuousClock.Instant = .now) -> Duration? {
         guard !unlimited else { return nil }
         if let pausedUntil, now < pausedUntil { return pausedUntil - now }
-        let elapsed = now - refilled
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        tokens = min(capacity, tokens + max(0, seconds) * rate)
-        refilled = max(refilled, now)
-        if tokens >= 1 {
-            tokens -= 1
+        let window = window
+        granted.removeAll { now - $0 >= window }
+        guard granted.count >= limit, let oldest = granted.first else {
+            granted.append(now)
             return nil
         }
-        return .seconds((1 - tokens) / rate)
+        return oldest + window - now
     }
 
     /// After a 429: nobody sends before `until`.
