@@ -216,7 +216,7 @@ CASES=(local catalog catalog-fast both genre-local genre-both)
 declare -A CASE_ARGS=([local]="--local-only" [catalog]="--catalog-only" [catalog-fast]="--catalog-only" [both]="--both"
                       [genre-local]="--local-only --genre $GENRE" [genre-both]="--both --genre $GENRE")
 # The same catalog compose with the limit at the setting's maximum: how parallel the fetch is when the
-# token bucket hardly holds it back.
+# rate window never holds it back.
 declare -A CASE_ENV=([catalog-fast]="CRATE_CATALOG_REQUESTS_PER_SECOND=100")
 declare -A CASE_TITLE=([local]="Wall, library only (10,000 albums)" [catalog]="Wall, catalog only (empty library)"
                        [catalog-fast]="Wall, catalog only, limit raised to 100/s" [both]="Wall, library + catalog"
@@ -370,7 +370,8 @@ crate_row() {
     sum="$(awk -v n="$reqs" -v l="$LATENCY_MS" 'BEGIN { printf "%g", n * l }')"
     rtt="$(awk -v m="$med" -v l="$LATENCY_MS" 'BEGIN { printf "%.1f", m / l }')"
     rate="${KV[$c:requests_per_second]:-$RATE_SHOWN}"
-    floor="$(awk -v n="$reqs" -v l="$LATENCY_MS" -v r="$rate" 'BEGIN { printf "%g", (n > 0) ? l + (n - 1) * 1000 / r : 0 }')"
+    # The sliding window lets `rate` requests leave at once: one round trip per full second's worth.
+    floor="$(awk -v n="$reqs" -v l="$LATENCY_MS" -v r="$rate" 'BEGIN { printf "%g", (n > 0) ? l + int((n - 1) / int(r)) * 1000 : 0 }')"
     flight="${KV[fake:${c}_max_in_flight]:--}"; window="${KV[fake:${c}_max_per_1s]:--}"
     echo "| $3 | $albums | $(num1 "$med") | $(num1 "$p90") | $(num "$reqs") | $sum | $rtt | $floor | $flight | $window / $(num "$rate") |"
 }
@@ -390,8 +391,9 @@ echo
 echo "Crate: \`crate-bench wall\`, in-process, FeedService as crated uses it. \"first\": the first compose of a fresh"
 echo "runtime (median of $COLD: empty catalog cache, storefront lookup, token signing); \"later\": $RUNS more composes"
 echo "on the last runtime, back to back (its cache may answer repeated catalog URLs). Requests: median per compose, from"
-echo "the fake's log. Floor: what the client's token bucket allows at best, one round trip plus (requests - 1) / rate."
-echo "In flight and per 1 s: the most over all composes of the row's case."
+echo "the fake's log. Floor: what the client's rate window allows at best: one round trip while the requests fit in one"
+echo "second's worth, a second more for each further second's worth. In flight: the most over all composes of the row's"
+echo "case; per 1 s: the most over the later composes (one client, one rate window; the first composes are separate clients)."
 echo
 echo "| case | albums on wall | median ms | p90 ms | catalog requests | sum of latencies ms | wall time / round trip | rate-limit floor ms | max in flight | max requests in 1 s / limit |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"

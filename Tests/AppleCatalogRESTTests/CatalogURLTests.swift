@@ -57,7 +57,7 @@ import Testing
 
     @Test func theWindowLetsTheRatesWorthThroughAtOnceAndNoMore() {
         let start = ContinuousClock.now
-        var window = RequestWindow(rate: 4)
+        var window = RequestWindow(rate: 4, margin: 0)
         for _ in 0..<4 { #expect(window.take(now: start) == nil) }        // a burst of four leaves together
         #expect(window.take(now: start) == .seconds(1))                   // the fifth waits for the first to age out
         #expect(window.take(now: start + .milliseconds(400)) == .milliseconds(600))
@@ -65,8 +65,12 @@ import Testing
         #expect(window.take(now: start + .seconds(1)) == .seconds(1))
         window.pause(until: start + .seconds(3))
         #expect(window.take(now: start + .seconds(2)) == .seconds(1))
-        var slow = RequestWindow(rate: 0.5)                               // one request per two seconds
+        var slow = RequestWindow(rate: 0.5, margin: 0)                             // one request per two seconds
         #expect(slow.take(now: start) == nil && slow.take(now: start) == .seconds(2))
+        var padded = RequestWindow(rate: 20)                              // the client's: a tenth longer
+        for _ in 0..<20 { #expect(padded.take(now: start) == nil) }
+        let wait = padded.take(now: start) ?? .zero
+        #expect(wait > .milliseconds(1099) && wait < .milliseconds(1101))
         var unlimited = RequestWindow(rate: 0)
         for _ in 0..<1000 { #expect(unlimited.take() == nil) }
     }
