@@ -303,7 +303,7 @@ def analyze(args):
             per.setdefault(kind, []).append(len(mine))
             case += mine
             if kind == "later":
-                one_client += mine
+                one_client += [r for r in mine if not any(r is seen for seen in one_client)]   # slack: once each
             overlaps.append(max_overlap([(r["arrive"], r["done"]) for r in mine]) if mine else 0)
             if mine:
                 # Before the first request left, and after the last answer came: the compose's own work.

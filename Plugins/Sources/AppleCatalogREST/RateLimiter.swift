@@ -10,7 +10,7 @@ import Foundation
 /// The window counts grants, made at the moment of sending: a caller asks `take`, and sleeps for what it
 /// answers until it answers nil. Apple sees arrivals, not grants, and a burst that reuses warm connections
 /// can arrive faster than the one a second before it did: the window is a tenth longer than a second's
-/// worth so that arrivals too stay within the rate (measured: 24 arrivals in a second at 20/s without it).
+/// worth so that such jitter cannot put more than the rate into one of Apple's seconds.
 struct RequestWindow: Sendable {
     let limit: Int
     let window: Duration
