@@ -18,7 +18,7 @@
 #   --crate-bin DIR   where crate and crate-bench are (default .build/release, with --debug .build/debug)
 #   --no-build        use the binaries as they are (default: swift build -c release --static-swift-stdlib
 #                     --product crate-bench, then crate, under flock /tmp/crate-build.lock)
-#   --debug           build and use the debug binaries (.build/debug): slower, for when release ones crash
+#   --debug           build and use the debug binaries (.build/debug): slower CPU work, same catalog figures
 #   --no-mpd, --no-beets   leave the reference tools out
 #   --wait-idle       before timing, wait (up to 10 minutes) for the 1-minute load average to fall below 0.3
 #
@@ -229,7 +229,7 @@ for c in "${CASES[@]}"; do
     "${isolated[@]}" "${catalog[@]}" ${CASE_ENV[$c]:-} "$BENCH" wall ${CASE_ARGS[$c]} --data-dir "$DATA" --cold "$COLD" --runs "$RUNS" \
         --label "$c" --timeline "$WORK/timeline.tsv" >"$WORK/$c.kv" 2>"$WORK/$c.err" || {
         status=$?
-        # 132: SIGILL, a Swift trap. Release builds of f2ab683 trap in WallComposer.composePage (README).
+        # 132: SIGILL, a Swift trap (release builds of f2ab683–eb06c67 trapped in every compose; README).
         ((status != 132)) || die "crate-bench wall ($c) crashed (SIGILL, a Swift trap): try --debug"
         die "crate-bench wall ($c) failed (status $status): $(tail -3 "$WORK/$c.err")"
     }
