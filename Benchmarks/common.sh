@@ -106,3 +106,30 @@ import:
   log: $1/import.log
 CONF
 }
+
+free_port() {   # a TCP port on 127.0.0.1 nothing answers on
+    local p fd i
+    for ((i = 0; i < 200; i++)); do
+        p=$((20000 + RANDOM % 40000))
+        if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$p"; } 2>/dev/null; then echo "$p"; return 0; fi
+        exec {fd}<&-
+    done
+    die "no free port found"
+}
+
+seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+
+# kv ENGINE FILE: reads key=value lines (crate-bench, the Python helpers) into KV[ENGINE:key]; the script
+# declares `declare -A KV`.
+kv() { local k v; while IFS='=' read -r k v; do [[ -n "$k" ]] && KV[$1:$k]="$v"; done <"$2"; }
+
+# wait_idle MINUTES: with WAIT_IDLE=1, waits up to MINUTES for the 1-minute load average to fall below 0.3.
+wait_idle() {
+    local i
+    ((WAIT_IDLE)) || return 0
+    for ((i = 0; i < $1 * 12; i++)); do
+        awk '{ exit !($1 < 0.3) }' /proc/loadavg && return 0
+        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
+        sleep 5
+    done
+}

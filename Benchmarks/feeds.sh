@@ -118,16 +118,6 @@ trap 'exit 130' INT TERM
 mkfifo "$WORK/pause.fifo"
 exec {PAUSE_FD}<>"$WORK/pause.fifo"
 
-free_port() {   # a TCP port on 127.0.0.1 nothing answers on
-    local p fd i
-    for ((i = 0; i < 200; i++)); do
-        p=$((20000 + RANDOM % 40000))
-        if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$p"; } 2>/dev/null; then echo "$p"; return 0; fi
-        exec {fd}<&-
-    done
-    die "no free port found"
-}
-seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 ms_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) * 1000 }'; }
 stat_of() {   # stat_of median|p90 "values": nearest rank for p90
     tr ' ,' '\n\n' <<<"$2" | awk NF | sort -g | awk -v w="$1" '{ v[NR] = $1 } END {
@@ -135,17 +125,7 @@ stat_of() {   # stat_of median|p90 "values": nearest rank for p90
         if (w == "p90") { i = int(0.9 * NR); if (i < 0.9 * NR) i++; printf "%.1f", v[i] }
         else printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-wait_idle() {
-    local i
-    ((WAIT_IDLE)) || return 0
-    for ((i = 0; i < 120; i++)); do
-        awk '{ exit !($1 < 0.3) }' /proc/loadavg && return 0
-        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
-        sleep 5
-    done
-}
 declare -A KV   # KV[case:key] from crate-bench and fake_apple.py key=value lines
-kv() { local k v; while IFS='=' read -r k v; do [[ -n "$k" ]] && KV[$1:$k]="$v"; done <"$2"; }
 LOAD_BEFORE="$(machine_load)"
 
 # --- The collection (search.sh's, cached in CORPUS) ------------------------------------------------
@@ -221,7 +201,7 @@ declare -A CASE_ENV=([catalog-fast]="CRATE_CATALOG_REQUESTS_PER_SECOND=100")
 declare -A CASE_TITLE=([local]="Wall, library only (10,000 albums)" [catalog]="Wall, catalog only (empty library)"
                        [catalog-fast]="Wall, catalog only, limit raised to 100/s" [both]="Wall, library + catalog"
                        [genre-local]="$GENRE feed, library only" [genre-both]="$GENRE feed, library + catalog")
-wait_idle
+wait_idle 10
 LOAD_CRATE="$(machine_load)"
 for c in "${CASES[@]}"; do
     log "crate-bench wall: $c ($COLD fresh runtimes, then $RUNS composes)"
@@ -290,7 +270,7 @@ if ((USE_MPD)); then
     [[ -n "${BUILT[mpd]:-}" ]] || BUILT[mpd]="start-up with a database update: $(seconds_since "$t0") s"
     echo "$SPEC" >"$MPD_DIR/spec.txt"
     MPD_ALBUMS="$(mpcc list album | wc -l)"
-    wait_idle
+    wait_idle 10
     LOAD_MPD="$(machine_load)"
     for ((r = 0; r <= 5; r++)); do
         t0=$EPOCHREALTIME
@@ -325,7 +305,7 @@ if ((USE_BEETS)); then
     printf 'directory: %s\nlibrary: %s\nstatefile: %s\nplugins: [random]\n' "$WORK/beets/folder" "$BEETS_LIB/beets.db" \
         "$WORK/beets/state.pickle" >"$WORK/beets/config.yaml"
     BEETS_ALBUMS="$(sqlite3 "$BEETS_LIB/beets.db" 'SELECT count(*) FROM albums')"
-    wait_idle
+    wait_idle 10
     LOAD_BEETS="$(machine_load)"
     for ((r = 0; r <= 5; r++)); do
         t0=$EPOCHREALTIME

@@ -150,21 +150,11 @@ mkfifo "$WORK/pause.fifo"
 exec {PAUSE_FD}<>"$WORK/pause.fifo"
 
 # A free TCP port on 127.0.0.1 (nothing answers on it).
-free_port() {
-    local p fd i
-    for ((i = 0; i < 200; i++)); do
-        p=$((20000 + RANDOM % 40000))
-        if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$p"; } 2>/dev/null; then echo "$p"; return 0; fi
-        exec {fd}<&-
-    done
-    die "no free port found"
-}
 
 
 # Statistics over whitespace-separated values.
 median() { tr ' ' '\n' <<<"$1" | awk NF | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } printf "%.3f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 maximum() { tr ' ' '\n' <<<"$1" | awk NF | sort -g | awk '{ v = $1 } END { if (NR == 0) print "-"; else printf "%.1f", v }'; }
-seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
 # timed LOGFILE COMMAND...: runs COMMAND (a program, not a function) under /usr/bin/time, its standard
 # output into LOGFILE and its standard error into LOGFILE.err. Sets T_S (wall seconds, EPOCHREALTIME

@@ -100,15 +100,6 @@ mkfifo "$WORK/pause.fifo"
 exec {PAUSE_FD}<>"$WORK/pause.fifo"
 
 # A free TCP port on 127.0.0.1 (nothing answers on it).
-free_port() {
-    local p fd
-    for ((i = 0; i < 200; i++)); do
-        p=$((20000 + RANDOM % 40000))
-        if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$p"; } 2>/dev/null; then echo "$p"; return 0; fi
-        exec {fd}<&-
-    done
-    die "no free port found"
-}
 
 
 # Statistics over whitespace-separated millisecond values.

@@ -120,20 +120,9 @@ trap 'exit 130' INT TERM
 mkfifo "$WORK/pause.fifo"
 exec {PAUSE_FD}<>"$WORK/pause.fifo"
 
-free_port() {   # a TCP port on 127.0.0.1 nothing answers on
-    local p fd i
-    for ((i = 0; i < 200; i++)); do
-        p=$((20000 + RANDOM % 40000))
-        if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$p"; } 2>/dev/null; then echo "$p"; return 0; fi
-        exec {fd}<&-
-    done
-    die "no free port found"
-}
-seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
-# kv ENGINE FILE: reads crate-bench / search_clients.py key=value lines into KV[ENGINE:key].
+# KV[ENGINE:key], filled by kv (common.sh) from crate-bench / search_clients.py key=value lines.
 declare -A KV
-kv() { local k v; while IFS='=' read -r k v; do [[ -n "$k" ]] && KV[$1:$k]="$v"; done <"$2"; }
 
 # process_times NAME COMMAND...: runs COMMAND once per query of the first PROCESS_QUERIES of each class,
 # the query's words as its last arguments, 3 times each, output discarded; PT[NAME:wordsN] = "ms ms ...".
@@ -158,15 +147,6 @@ stat_of() {   # stat_of median|max "values"
         if (w == "max") printf "%.1f", v[NR]; else printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-wait_idle() {   # with --wait-idle: up to 20 minutes for the 1-minute load average to fall below 0.3
-    local i
-    ((WAIT_IDLE)) || return 0
-    for ((i = 0; i < 240; i++)); do
-        awk '{ exit !($1 < 0.3) }' /proc/loadavg && return 0
-        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
-        sleep 5
-    done
-}
 LOAD_BEFORE="$(machine_load)"
 
 # --- The collection and the queries (cached in CORPUS) ---------------------------------------------
@@ -204,7 +184,7 @@ IMPORT[crate]="$(seconds_since "$t0") s"
 CRATE_DB="$CRATE_DATA/library.sqlite"
 CRATE_COUNTS="$(sqlite3 "$CRATE_DB" "SELECT (SELECT count(*) FROM track) || ' tracks, ' || (SELECT count(*) FROM album) || ' albums, ' || (SELECT count(*) FROM artist) || ' artists'")"
 log "  ${IMPORT[crate]}: $CRATE_COUNTS"
-wait_idle
+wait_idle 20
 LOAD_CRATE="$(machine_load)"
 log "crate-bench search: ${RUNS} runs of $((QUERIES * 3)) queries"
 "$BENCH" search --db "$CRATE_DB" --queries "$WORK/queries.txt" --runs "$RUNS" --per-query "$WORK/crate-per-query.tsv" \
@@ -246,7 +226,7 @@ if ((USE_MPD)); then
     IMPORT[mpd]="$(seconds_since "$t0") s"
     MPD_SONGS="$(mpcc stats | awk '$1 == "Songs:" { print $2 }')"
     log "  ${IMPORT[mpd]}: $MPD_SONGS songs"
-    wait_idle
+    wait_idle 20
     LOAD_MPD="$(machine_load)"
     log "MPD: $RUNS runs of $((QUERIES * 3)) queries over one connection"
     python3 Benchmarks/search_clients.py mpd --port "$MPD_PORT" --queries "$WORK/queries.txt" --runs "$RUNS" \
@@ -281,7 +261,7 @@ if ((USE_BEETS)); then
     fi
     BEETS_ITEMS="$(sqlite3 "$BEETS_DIR/beets.db" 'SELECT count(*) FROM items')"
     log "  beets: ${IMPORT[beets]}: $BEETS_ITEMS items"
-    wait_idle
+    wait_idle 20
     LOAD_BEETS="$(machine_load)"
     log "beets: $BEETS_RUNS runs of $((QUERIES * 3)) queries in one process"
     env BEETSDIR="$BEETS_DIR" /usr/bin/python3 Benchmarks/search_clients.py beets --db "$BEETS_DIR/beets.db" \

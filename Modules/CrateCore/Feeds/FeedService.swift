@@ -80,7 +80,7 @@ public actor FeedService {
         return dial
     }
 
-    /// Waits for a pending dial regeneration (tests, and `crate dial` run without a daemon).
+    /// Waits for a pending dial regeneration (tests).
     public func settle() async {
         await regeneration?.value
     }
@@ -117,9 +117,13 @@ public actor FeedService {
 
     /// One more page of the wall, without repeats (infinite scroll).
     public func moreWall(excluding: Set<String> = [], artworkSize: Int = 300) async throws -> FeedPage {
-        guard var state = wall else { throw FeedError.noWallYet }
-        await extend(&state, excluding: excluding)
-        wall = state
+        guard let composer = wall?.composer else { throw FeedError.noWallYet }
+        let result = await composer.fetchMore(excluding: excluding)
+        // Read the state again after the wait: another page may have landed, or a new wall replaced this one.
+        if var state = wall, state.composer === composer {
+            absorb(result, into: &state)
+            wall = state
+        }
         return page(of: wall, artworkSize: artworkSize)
     }
 
@@ -129,9 +133,12 @@ public actor FeedService {
     public func genre(_ name: String, subcategories: [String] = [], more: Bool = false,
                       artworkSize: Int = 300) async throws -> FeedPage {
         let selection = try CatalogService.selection(name, subcategories)
-        if more, var state = genreFeed, state.genre == selection {
-            await extend(&state, excluding: [])
-            genreFeed = state
+        if more, let composer = genreFeed?.composer, genreFeed?.genre == selection {
+            let result = await composer.fetchMore()
+            if var state = genreFeed, state.composer === composer {
+                absorb(result, into: &state)
+                genreFeed = state
+            }
         } else if more {
             throw FeedError.noGenreFeed
         } else {
@@ -152,11 +159,6 @@ public actor FeedService {
                               last: result, pages: 0, generatedAt: Date())
         absorb(result, into: &state)
         return state
-    }
-
-    private func extend(_ state: inout FeedState, excluding: Set<String>) async {
-        let result = await state.composer.fetchMore(excluding: excluding)
-        absorb(result, into: &state)
     }
 
     private func absorb(_ result: WallResult, into state: inout FeedState) {
