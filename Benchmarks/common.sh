@@ -133,3 +133,24 @@ wait_idle() {
         sleep 5
     done
 }
+
+# search_collection TRACKS: corpus.py's search collection of TRACKS tiny files under $CORPUS, made once and
+# reused while the generator is unchanged (search.sh and feeds.sh share it). Needs ROOT and CORPUS; sets
+# CORPUS_DIR, MUSIC, SPEC (what the collection is, for caches built from it) and CORPUS_NOTE.
+search_collection() {
+    local generator="$ROOT/Benchmarks/corpus.py" t0
+    SPEC="search size=$1 seed=1 generator=$(sha256sum "$generator" | cut -c1-16)"
+    CORPUS_DIR="$CORPUS/search-$1"
+    MUSIC="$CORPUS_DIR/music"
+    mkdir -p "$CORPUS"
+    if [[ -f "$CORPUS_DIR/spec.txt" && "$(cat "$CORPUS_DIR/spec.txt")" == "$SPEC" && -d "$MUSIC" ]]; then
+        CORPUS_NOTE="cached"
+        return 0
+    fi
+    log "making the collection $CORPUS_DIR ($1 files)"
+    t0=$EPOCHREALTIME
+    rm -rf "$CORPUS_DIR"
+    python3 "$generator" search --out "$CORPUS_DIR" --size "$1" --jobs "$(nproc)" --spec "$SPEC" >&2 ||
+        die "the corpus generator failed"
+    CORPUS_NOTE="generated in $(seconds_since "$t0") s"
+}

@@ -129,22 +129,8 @@ declare -A KV   # KV[case:key] from crate-bench and fake_apple.py key=value line
 LOAD_BEFORE="$(machine_load)"
 
 # --- The collection (search.sh's, cached in CORPUS) ------------------------------------------------
-GENERATOR="$ROOT/Benchmarks/corpus.py"
 TRACKS=$((ALBUMS * 10))
-SPEC="search size=$TRACKS seed=1 generator=$(sha256sum "$GENERATOR" | cut -c1-16)"
-CORPUS_DIR="$CORPUS/search-$TRACKS"
-MUSIC="$CORPUS_DIR/music"
-mkdir -p "$CORPUS"
-if [[ -f "$CORPUS_DIR/spec.txt" && "$(cat "$CORPUS_DIR/spec.txt")" == "$SPEC" && -d "$MUSIC" ]]; then
-    CORPUS_NOTE="cached"
-else
-    log "making the collection $CORPUS_DIR ($TRACKS files)"
-    t0=$EPOCHREALTIME
-    rm -rf "$CORPUS_DIR"
-    python3 "$GENERATOR" search --out "$CORPUS_DIR" --size "$TRACKS" --jobs "$(nproc)" --spec "$SPEC" >&2 ||
-        die "the corpus generator failed"
-    CORPUS_NOTE="generated in $(seconds_since "$t0") s"
-fi
+search_collection "$TRACKS"
 declare -A BUILT   # how each tool's database came to be
 
 # --- Crate's library of it (cached next to it) -----------------------------------------------------

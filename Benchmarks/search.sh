@@ -151,20 +151,7 @@ LOAD_BEFORE="$(machine_load)"
 
 # --- The collection and the queries (cached in CORPUS) ---------------------------------------------
 GENERATOR="$ROOT/Benchmarks/corpus.py"
-SPEC="search size=$TRACKS seed=1 generator=$(sha256sum "$GENERATOR" | cut -c1-16)"
-CORPUS_DIR="$CORPUS/search-$TRACKS"
-MUSIC="$CORPUS_DIR/music"
-mkdir -p "$CORPUS"
-if [[ -f "$CORPUS_DIR/spec.txt" && "$(cat "$CORPUS_DIR/spec.txt")" == "$SPEC" && -d "$MUSIC" ]]; then
-    CORPUS_NOTE="cached"
-else
-    log "making the collection $CORPUS_DIR ($TRACKS files)"
-    t0=$EPOCHREALTIME
-    rm -rf "$CORPUS_DIR"
-    python3 "$GENERATOR" search --out "$CORPUS_DIR" --size "$TRACKS" --jobs "$(nproc)" --spec "$SPEC" >&2 ||
-        die "the corpus generator failed"
-    CORPUS_NOTE="generated in $(seconds_since "$t0") s"
-fi
+search_collection "$TRACKS"
 python3 "$GENERATOR" queries --from "$CORPUS_DIR" --count "$QUERIES" --seed 1 >"$WORK/queries.txt"
 # The whole-process rows use the first PROCESS_QUERIES queries of each class.
 mapfile -t PROCESS_LIST < <(awk -v k="$PROCESS_QUERIES" '{ n = NF; if (++seen[n] <= k) print }' "$WORK/queries.txt")
