@@ -50,8 +50,14 @@ extension FeedService {
             checks.append(.init(name: "likes and dislikes persist, one opinion per album", ok: false, detail: ErrorText.describe(error)))
         }
         checks += Self.tableChecks()
+        var facts: [AlbumFacts] = []
+        do {
+            facts = try store.albumFacts()
+        } catch {
+            checks.append(.init(name: "the library's albums can be read", ok: false, detail: ErrorText.describe(error)))
+        }
 
-        let selection = preferredGenre()
+        let selection = preferredGenre(facts)
         var states: [FeedDiagnosis.SignalState] = []
         for (feed, ids, genre) in [("wall", SignalID.wall, nil as GenreSelection?), (selection.superGenre.name, SignalID.genre, selection)] {
             let (signals, excluded) = await signals(for: ids)
@@ -69,8 +75,7 @@ extension FeedService {
             })
             states += outcomes
         }
-        let unmapped = ((try? store.albumFacts()).map { LocalSnapshot(facts: $0).unmappedGenres() } ?? [])
-            .map { FeedDiagnosis.UnmappedGenre(tag: $0.tag, albums: $0.albums) }
+        let unmapped = LocalSnapshot(facts: facts).unmappedGenres().map { FeedDiagnosis.UnmappedGenre(tag: $0.tag, albums: $0.albums) }
         return FeedDiagnosis(dial: dial().rawValue, checks: checks, signals: states, unmappedGenres: unmapped)
     }
 
@@ -93,9 +98,9 @@ extension FeedService {
     }
 
     /// The super-genre the listener leans to most (Rock for a new listener), to try the genre signals on.
-    private func preferredGenre() -> GenreSelection {
-        let facts = (try? store.albumFacts()) ?? []
-        let profile = FeedProfile.make(facts: facts, catalogFavorites: (try? store.catalogAlbums(.favorite)) ?? [])
+    private func preferredGenre(_ facts: [AlbumFacts]) -> GenreSelection {
+        let liked = (try? store.catalogAlbums(.favorite)) ?? []     // unreadable: the first check says so
+        let profile = FeedProfile.make(facts: facts, catalogFavorites: liked)
         let top = profile.genreAffinity.max { $0.value < $1.value }?.key
         let genre = top.flatMap(GenreTaxonomy.superGenre) ?? GenreTaxonomy.superGenres[0]
         return GenreSelection(superGenre: genre)
