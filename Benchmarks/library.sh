@@ -121,13 +121,13 @@ CRATE="$CRATE_BIN/crate"
 # What this build of crate can do: `import --mode` (else reference is what a plain import does) and
 # `rescan` (else the no-change row re-imports).
 CRATE_MODE_ARGS=()
-if { "$CRATE" import --help; "$CRATE" import add --help; } 2>/dev/null | grep -q -- '--mode'; then
+if { "$CRATE" import --help; "$CRATE" import add --help; } 2>/dev/null | grep -- '--mode' >/dev/null; then
     CRATE_MODE_ARGS=(--mode reference)
     CRATE_IMPORT_LABEL="crate import --mode reference"
 else
     CRATE_IMPORT_LABEL="crate import (reference is the only mode of this build)"
 fi
-if "$CRATE" --help 2>/dev/null | grep -Eq '^ +rescan( |$)'; then
+if "$CRATE" --help 2>/dev/null | grep -E '^ +rescan( |$)' >/dev/null; then
     CRATE_HAS_RESCAN=1
     CRATE_RESCAN_LABEL="crate rescan"
 else
