@@ -70,18 +70,6 @@ struct WallOptions {
     }
 }
 
-/// SplitMix64: the seeded generator of the library preparation (CrateFeeds' own is not a dependency here).
-struct BenchRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One timed compose.
 struct ComposeSample {
     var kind: String
@@ -102,7 +90,7 @@ func prepareWallLibrary(_ store: LibraryStore, seed: UInt64) throws -> String {
     if let done = try store.setting(WallBench.preparedSetting) { return "kept (\(done))" }
     let facts = try store.albumFacts()
     guard facts.count >= 200 else { throw BenchFailure(description: "wall --prepare: the library has \(facts.count) albums") }
-    var rng = BenchRandom(state: seed)
+    var rng = SplitMix64(seed: seed)
     let ids = facts.map(\.id).shuffled(using: &rng)
     let played = ids.prefix(facts.count * 8 / 100)
     let now = Date()

@@ -82,7 +82,7 @@ import Testing
         try await withCatalog { server, client, _ in
             // 230 ids, shuffled; every id divisible by 7 does not exist.
             var ids = (0..<230).map { String(1_400_000_000 + $0) }
-            var generator = SeededGenerator(seed: 42)
+            var generator = SplitMix64(seed: 42)
             ids.shuffle(using: &generator)
             let albums = try await client.albums(ids: ids)
             let expected = ids.filter { (Int($0) ?? 0) % 7 != 0 }
@@ -118,18 +118,5 @@ import Testing
             let viewRequests = await server.log.requests(to: "/v1/catalog/us/albums/1500000001/view/related-albums")
             #expect(viewRequests.map { $0.query["limit"] } == ["10", "2"])
         }
-    }
-}
-
-/// Deterministic shuffles.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

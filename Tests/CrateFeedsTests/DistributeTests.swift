@@ -1,3 +1,4 @@
+import CrateDomain
 import CrateFeeds
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A small seeded random generator (SplitMix64). Feeds take their randomness only from one of these so that a
-/// seed reproduces a wall exactly (tests seed it; the app seeds it from the clock or the system generator).
+/// seed reproduces a wall exactly (tests seed it; the app seeds it from the clock or the system generator);
+/// tests and benchmarks use it for any seeded shuffle.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable, Codable {
     public private(set) var state: UInt64
 
