@@ -22,14 +22,19 @@ public struct FeedProfile: Sendable {
 
     /// From the library's facts and the liked catalog albums. A like counts as much as five plays.
     public static func make(facts: [AlbumFacts], catalogFavorites: [Album], now: Date = Date()) -> FeedProfile {
+        make(snapshot: LocalSnapshot(facts: facts), catalogFavorites: catalogFavorites, now: now)
+    }
+
+    /// The same from a snapshot, whose albums' genres are already placed in the taxonomy.
+    public static func make(snapshot: LocalSnapshot, catalogFavorites: [Album], now: Date = Date()) -> FeedProfile {
         var affinity: [String: Double] = [:]
         var artists: [String] = []
-        for album in facts {
+        for album in snapshot.facts {
             let liked = album.opinion == .favorite
             if liked, !artists.contains(album.artist) { artists.append(album.artist) }
             let weight = Double(album.playCount) + (liked ? 5 : 0)
-            guard weight > 0, let genre = album.genre else { continue }
-            for place in Set(GenreTaxonomy.classifyAll(genre).places.map(\.superGenre.id)) { affinity[place, default: 0] += weight }
+            guard weight > 0, let places = snapshot.places[album.id] else { continue }
+            for place in Set(places.map(\.superGenre.id)) { affinity[place, default: 0] += weight }
         }
         for album in catalogFavorites {
             for place in Set(album.allGenres.flatMap { GenreTaxonomy.classifyAll($0).places.map(\.superGenre.id) }) {

@@ -57,7 +57,8 @@ extension FeedService {
             checks.append(.init(name: "the library's albums can be read", ok: false, detail: ErrorText.describe(error)))
         }
 
-        let selection = preferredGenre(facts)
+        let snapshot = LocalSnapshot(facts: facts)
+        let selection = preferredGenre(snapshot)
         var states: [FeedDiagnosis.SignalState] = []
         for (feed, ids, genre) in [("wall", SignalID.wall, nil as GenreSelection?), (selection.superGenre.name, SignalID.genre, selection)] {
             let (signals, excluded) = await signals(for: ids)
@@ -75,7 +76,7 @@ extension FeedService {
             })
             states += outcomes
         }
-        let unmapped = LocalSnapshot(facts: facts).unmappedGenres().map { FeedDiagnosis.UnmappedGenre(tag: $0.tag, albums: $0.albums) }
+        let unmapped = snapshot.unmappedGenres().map { FeedDiagnosis.UnmappedGenre(tag: $0.tag, albums: $0.albums) }
         return FeedDiagnosis(dial: dial().rawValue, checks: checks, signals: states, unmappedGenres: unmapped)
     }
 
@@ -98,9 +99,9 @@ extension FeedService {
     }
 
     /// The super-genre the listener leans to most (Rock for a new listener), to try the genre signals on.
-    private func preferredGenre(_ facts: [AlbumFacts]) -> GenreSelection {
+    private func preferredGenre(_ snapshot: LocalSnapshot) -> GenreSelection {
         let liked = (try? store.catalogAlbums(.favorite)) ?? []     // unreadable: the first check says so
-        let profile = FeedProfile.make(facts: facts, catalogFavorites: liked)
+        let profile = FeedProfile.make(snapshot: snapshot, catalogFavorites: liked)
         let top = profile.genreAffinity.max { $0.value < $1.value }?.key
         let genre = top.flatMap(GenreTaxonomy.superGenre) ?? GenreTaxonomy.superGenres[0]
         return GenreSelection(superGenre: genre)

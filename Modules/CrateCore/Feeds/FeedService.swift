@@ -171,15 +171,16 @@ public actor FeedService {
 
     /// The signals of every live source, and the keys of disliked albums (both sources).
     func signals(for ids: [SignalID]) async -> (signals: [any WallSignal], excluded: Set<String>) {
-        let library = StoreFeedLibrary(store: store)
         var facts: [AlbumFacts] = []
-        var local: (snapshot: LocalSnapshot, library: any LocalAlbumLibrary)?
         do {
             facts = try store.albumFacts()
-            if !facts.isEmpty { local = (LocalSnapshot(facts: facts), library) }
         } catch {
             logger.warning("feeds: cannot read the library: \(ErrorText.describe(error))")
         }
+        // One snapshot places every album's genres once, for the local signals and the profile alike.
+        let snapshot = LocalSnapshot(facts: facts)
+        let local: (snapshot: LocalSnapshot, library: any LocalAlbumLibrary)? =
+            facts.isEmpty ? nil : (snapshot, StoreFeedLibrary(store: store))
         var catalogLiked: [Album] = []
         var excluded: Set<String> = []
         do {
@@ -189,7 +190,7 @@ public actor FeedService {
             logger.warning("feeds: cannot read catalog likes: \(ErrorText.describe(error))")
         }
         let feedCatalog = (try? catalog.client()).map { AppleFeedCatalog(client: $0) }
-        let profile = FeedProfile.make(facts: facts, catalogFavorites: catalogLiked)
+        let profile = FeedProfile.make(snapshot: snapshot, catalogFavorites: catalogLiked)
         return (FeedSignals.make(ids, local: local, catalog: feedCatalog, profile: profile), excluded)
     }
 
