@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrateCore
 import CrateDomain
 
 // Sort keys are typed on the command line as their raw values.
@@ -28,8 +29,7 @@ enum Line {
         let year = a.year.map { " (\($0))" } ?? ""
         let discs = a.discCount > 1 ? ", \(a.discCount) discs" : ""
         let opinion = a.opinion == .favorite ? "♥ " : a.opinion == .dislike ? "✗ " : ""
-        let id = a.source != "file" ? a.externalID.map { "\(a.source):\($0)" } ?? String(a.id) : String(a.id)
-        return "\(pad(id, 5))\(opinion)\(a.artist) — \(a.title)\(year)  [\(a.trackCount) tracks\(discs), \(clock(a.duration))]"
+        return "\(pad(FeedAlbumRef.text(a), 5))\(opinion)\(a.artist) — \(a.title)\(year)  [\(a.trackCount) tracks\(discs), \(clock(a.duration))]"
     }
 
     static func track(_ t: Track, number: String? = nil) -> String {
