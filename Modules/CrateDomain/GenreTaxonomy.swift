@@ -73,13 +73,7 @@ public enum GenreTaxonomy {
     /// Exact match on names and aliases (after `matchKey`); a compound tag ("Rock/Pop", "Jazz; Soul")
     /// falls back to its first part that matches. Unknown genres give nil.
     public static func classify(tag: String) -> (superGenre: SuperGenre, subcategory: GenreSubcategory?)? {
-        if let hit = tagIndex[matchKey(tag)] { return resolve(hit) }
-        let parts = tag.split(whereSeparator: { "/,;|".contains($0) }).map(String.init)
-        guard parts.count > 1 else { return nil }
-        for part in parts {
-            if let hit = tagIndex[matchKey(part)] { return resolve(hit) }
-        }
-        return nil
+        classifyAll(tag).places.first.map { ($0.superGenre, $0.subcategory) }
     }
 
     /// The form names are compared in: case and accents folded, "&" read as "and", and everything but
