@@ -27,6 +27,8 @@ mpd_request() { tcp_request "$MPD_PORT" "$1"$'\n'"close"$'\n'; }
 now_us() { NOW_US=${EPOCHREALTIME/./}; }
 
 pause_ms() { read -r -t "$(printf '0.%03d' "$1")" -u "$PAUSE_FD" _ || true; }
+# open_pause_fd: the fifo in $WORK that pause_ms waits on (a sleep without starting a process).
+open_pause_fd() { mkfifo "$WORK/pause.fifo"; exec {PAUSE_FD}<>"$WORK/pause.fifo"; }
 
 ratio() { awk -v r="$1" -v c="$2" 'BEGIN { if (r == "-" || c == "-" || c + 0 == 0) print "-"; else printf "%.2f", r / c }'; }
 

@@ -115,8 +115,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-mkfifo "$WORK/pause.fifo"
-exec {PAUSE_FD}<>"$WORK/pause.fifo"
+open_pause_fd
 
 ms_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) * 1000 }'; }
 stat_of() {   # stat_of median|p90 "values": nearest rank for p90

@@ -146,8 +146,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-mkfifo "$WORK/pause.fifo"
-exec {PAUSE_FD}<>"$WORK/pause.fifo"
+open_pause_fd
 
 # A free TCP port on 127.0.0.1 (nothing answers on it).
 

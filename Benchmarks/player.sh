@@ -96,8 +96,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # Sleeping 5 ms without starting a process: read with a timeout from a fifo nobody writes to.
-mkfifo "$WORK/pause.fifo"
-exec {PAUSE_FD}<>"$WORK/pause.fifo"
+open_pause_fd
 
 # A free TCP port on 127.0.0.1 (nothing answers on it).
 

@@ -117,8 +117,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-mkfifo "$WORK/pause.fifo"
-exec {PAUSE_FD}<>"$WORK/pause.fifo"
+open_pause_fd
 
 
 # KV[ENGINE:key], filled by kv (common.sh) from crate-bench / search_clients.py key=value lines.
