@@ -63,6 +63,11 @@ enum FakeAppleMusicRoutes {
         }
     }
 
+    /// The item positions of a page: `limit` from `offset`, cut at `total`; empty past the end.
+    static func slice(_ offset: Int, _ limit: Int, of total: Int) -> Range<Int> {
+        offset..<Swift.max(offset, Swift.min(offset + limit, total))
+    }
+
     static func notFound() -> Reply {
         .error(404, code: "40400", title: "Resource Not Found", detail: "Resource with requested id was not found")
     }
@@ -93,7 +98,7 @@ enum FakeAppleMusicRoutes {
         if limit > 50 { return tooLarge(limit, max: 50) }
         let offset = seen.int("offset") ?? 0
         let base = 800_000_000 + (Int(genre ?? "0") ?? 0) * 1000
-        let albums = (offset..<max(offset, min(offset + limit, chartTotal))).map { i in   // past the end: empty
+        let albums = slice(offset, limit, of: chartTotal).map { i in
             CatalogFixtures.album(id: String(base + i + 1), name: "Chart \(genre ?? "all") #\(i + 1)", sf: sf)
         }
         let g = genre.map { "&genre=\($0)" } ?? ""
@@ -124,7 +129,7 @@ enum FakeAppleMusicRoutes {
             .joined(separator: "+")
         func section(_ type: String, total: Int, make: (Int) -> [String: Any]) -> [String: Any] {
             var object: [String: Any] = ["href": "/v1/catalog/\(sf)/search?limit=\(limit)&term=\(encodedTerm)&types=\(type)",
-                                         "data": (offset..<max(offset, min(offset + limit, total))).map(make)]   // past the end: empty
+                                         "data": slice(offset, limit, of: total).map(make)]
             if offset + limit < total { object["next"] = "/v1/catalog/\(sf)/search?offset=\(offset + limit)&term=\(encodedTerm)&types=\(type)" }
             return object
         }
@@ -200,7 +205,7 @@ enum FakeAppleMusicRoutes {
         let limit = seen.int("limit") ?? 300
         if limit > 300 { return tooLarge(limit, max: 300) }
         let offset = seen.int("offset") ?? 0
-        let songs = (offset..<max(offset, min(offset + limit, longAlbumTracks))).map { longSong($0, sf: sf) }
+        let songs = slice(offset, limit, of: longAlbumTracks).map { longSong($0, sf: sf) }
         return .json(CatalogFixtures.json(["data": songs]))
     }
 
@@ -210,7 +215,7 @@ enum FakeAppleMusicRoutes {
         let limit = seen.int("limit") ?? defaultLimit
         if limit > max { return tooLarge(limit, max: max) }
         let offset = seen.int("offset") ?? 0
-        var doc: [String: Any] = ["data": (offset..<Swift.max(offset, min(offset + limit, total))).map(make)]
+        var doc: [String: Any] = ["data": slice(offset, limit, of: total).map(make)]
         if offset + limit < total { doc["next"] = "\(path)?offset=\(offset + limit)" }
         return .json(CatalogFixtures.json(doc))
     }
@@ -249,7 +254,7 @@ enum FakeAppleMusicRoutes {
             let offset = seen.int("offset") ?? 0
             // Past the end (or an empty library): 404, not an empty page.
             guard offset < options.libraryCount else { return notFound() }
-            let page = (offset..<max(offset, min(offset + limit, options.libraryCount))).map { i in
+            let page = slice(offset, limit, of: options.libraryCount).map { i in
                 CatalogFixtures.libraryAlbum(id: "l.AbC\(i)", name: "Library Album \(i)", dateAdded: "2022-08-06T02:18:\(10 + i)Z")
             }
             // A `next` even on the last page: the client must take the 404 that follows as the end.
