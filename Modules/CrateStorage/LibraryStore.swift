@@ -24,10 +24,21 @@ public final class LibraryStore: Sendable {
             throw StoreError.cannotOpen(path: url.path, reason: Self.reason(error))
         }
         do {
-            try Migrations.migrator.migrate(pool)
+            // GRDB checks which migrations ran, then runs the rest: two processes starting at once (crated and a
+            // `crate` command) would both run the same one. A lock file beside the database makes them take turns.
+            try Self.withFileLock(path + ".migrate-lock") { try Migrations.migrator.migrate(pool) }
         } catch {
             throw StoreError.migrationFailed(path: url.path, reason: Self.reason(error))
         }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `lockPath` (released when the file is closed, also on a crash).
+    private static func withFileLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return try body() }   // a read-only folder: no second writer can exist either
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        return try body()
     }
 
     /// Runs a read, turning database errors into `StoreError`.
