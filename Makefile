@@ -1,7 +1,7 @@
 # Crate: two commands on a fresh Debian/Ubuntu machine with the Swift toolchain.
 #   make run   installs what is missing, builds release, makes a demo library if the library is empty,
 #              starts crated in the foreground and plays the first album through it (Ctrl-C stops the daemon)
-#   make test  installs what is missing and runs every test
+#   make test  installs what is missing (the browser included) and runs every test
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_BIN = .build/release
@@ -15,6 +15,7 @@ deps:
 
 test-deps:
 	@scripts/install-deps.sh test
+	@scripts/browser-venv.sh
 
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product crate
@@ -38,9 +39,11 @@ run: build
 	  exec $(CRATED); \
 	fi
 
+# Swift tests first, then the real-browser tests (Debian's chromium through Playwright) against the same build.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	.build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
 
 clean:
 	rm -rf .build

@@ -23,6 +23,15 @@ struct Config: AsyncParsableCommand {
             ("output.pulse.sink", s.pulseSink ?? ""),
             ("output.wav.path", s.wavOutputPath.path),
             ("http.address", "\(s.httpHost):\(s.httpPort)"),
+            ("http.allowed_hosts", s.http.allowedHosts.joined(separator: ",")),
+            ("http.cors_origins", s.http.corsOrigins.joined(separator: ",")),
+            // Secrets: only whether they are set.
+            ("http.token", s.http.token == nil ? "" : "(set)"),
+            ("http.token_file", s.http.tokenFile ?? ""),
+            ("http.max_body_bytes", "\(s.http.maxBodyBytes)"),
+            ("http.max_event_clients", "\(s.http.maxEventClients)"),
+            ("http.max_connections", "\(s.http.maxConnections)"),
+            ("http.idle_timeout", "\(s.http.idleTimeoutSeconds)"),
             ("log.level", s.logLevel),
             ("catalog.team_id", s.catalog.teamID ?? ""),
             ("catalog.key_id", s.catalog.keyID ?? ""),
@@ -41,6 +50,6 @@ struct Config: AsyncParsableCommand {
             return print(value)
         }
         if json { return try printJSON(Dictionary(uniqueKeysWithValues: values)) }
-        for (k, v) in values { print("\(pad(k, 21))\(v)") }
+        for (k, v) in values { print("\(pad(k, 24))\(v)") }
     }
 }

@@ -9,10 +9,17 @@ import FoundationNetworking
 struct DaemonClient {
     let base: URL
     let address: String
+    /// `http.token`, sent as a bearer token when the daemon has one.
+    private let token: String?
 
     init(settings: Settings) {
-        address = "\(settings.httpHost):\(settings.httpPort)"
+        address = settings.httpClientAddress
         base = URL(string: "http://\(address)/api/v1/") ?? URL(fileURLWithPath: "/")
+        token = settings.http.token
+    }
+
+    func authorize(_ request: inout URLRequest) {
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     }
 
     struct APIErrorBody: Decodable {
@@ -33,6 +40,7 @@ struct DaemonClient {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = 30
+        authorize(&request)
         if let body {
             request.httpBody = try JSONSerialization.data(withJSONObject: body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -64,6 +72,7 @@ struct DaemonClient {
         let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
         var request = URLRequest(url: base.appendingPathComponent("events"))
         request.timeoutInterval = 24 * 3600
+        authorize(&request)
         session.dataTask(with: request).resume()
         try await reader.finished()
     }

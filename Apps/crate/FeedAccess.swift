@@ -36,6 +36,7 @@ extension DaemonClient {
         guard let url = URL(string: "health", relativeTo: base) else { return false }
         var request = URLRequest(url: url)
         request.timeoutInterval = 2
+        authorize(&request)
         do {
             let (_, response) = try await URLSession.shared.data(for: request)
             return (response as? HTTPURLResponse)?.statusCode == 200

@@ -9,7 +9,10 @@ enum APIRouter {
     static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs, feeds: FeedService) -> Router<BasicRequestContext> {
         let started = Date()
         let router = Router()
+        // The door first: requests it refuses reach no handler (and do no work).
+        router.add(middleware: RequestGuard(policy: AccessPolicy(settings: runtime.settings), logger: runtime.logger))
         router.add(middleware: JSONErrorMiddleware())
+        SessionRoutes.add(to: router, settings: runtime.settings.http)
         let api = router.group("api/v1")
         api.get("health") { _, _ in
             Health(status: "ok", version: CrateVersion.string, uptimeSeconds: Date().timeIntervalSince(started),
@@ -18,7 +21,8 @@ enum APIRouter {
         api.get("plugins") { _, _ in runtime.pluginDescriptors() }
         api.get("albums/:id") { _, context in try album(runtime, context) }
         api.get("albums/:id/tracks") { _, context in try runtime.store.tracks(albumID: try album(runtime, context).id) }
-        PlayerRoutes.add(to: api, player: player, store: runtime)
+        PlayerRoutes.add(to: api, player: player, store: runtime,
+                         eventClients: EventClients(limit: runtime.settings.http.maxEventClients))
         LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
         FindingRoutes.add(to: api, runtime: runtime, events: player.events)
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)

@@ -21,10 +21,12 @@ struct Crated: AsyncParsableCommand {
             let address = try httpAddress.map(SettingsLoader.parseAddress)
             runtime = try await CrateRuntime.start(configPath: config) { settings in
                 if let address { (settings.httpHost, settings.httpPort) = address }
+                try settings.checkHTTPExposure()
             }
         } catch {
-            // Config and database problems end start-up with one clear line.
-            throw ValidationError(ErrorText.describe(error))
+            // Config and database problems end start-up with one clear line and EX_CONFIG.
+            FileHandle.standardError.write(Data("crated: \(ErrorText.describe(error))\n".utf8))
+            throw ExitCode(78)
         }
         let logger = runtime.logger
         logger.info("crated \(CrateVersion.string): config \(runtime.settings.configFile?.path ?? "(none, defaults)"), data \(runtime.settings.dataDirectory.path)")
@@ -47,10 +49,15 @@ struct Crated: AsyncParsableCommand {
             let wall = await feeds.regenerateWall(reason: "start-up")
             logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
         }
+        let http = runtime.settings.http
+        if http.token != nil { logger.info("http: a token is required for every request") }
         let app = Application(
             router: APIRouter.make(runtime: runtime, player: player, jobs: jobs, feeds: feeds),
+            // A connection without a complete request for idle_timeout seconds is closed (slow and idle clients).
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(http.idleTimeoutSeconds)))),
             configuration: .init(address: .hostname(runtime.settings.httpHost, port: runtime.settings.httpPort),
-                                 serverName: "crated"),
+                                 serverName: "crated",
+                                 availableConnectionsDelegate: .maximum(http.maxConnections, logger: logger)),
             logger: logger)
         try await app.runService()
         // The queue pointer, position, modes and volume are saved for the next start.

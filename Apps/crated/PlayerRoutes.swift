@@ -19,7 +19,7 @@ enum PlayerRoutes {
     struct QueuePage: ResponseEncodable { var total: Int; var offset: Int; var entries: [QueueEntry] }
     struct Added: ResponseEncodable { var entryIDs: [Int64]; var status: PlayerStatus }
 
-    static func add(to api: RouterGroup<BasicRequestContext>, player: PlayerService, store runtime: CrateRuntime) {
+    static func add(to api: RouterGroup<BasicRequestContext>, player: PlayerService, store runtime: CrateRuntime, eventClients: EventClients) {
         api.get("player") { _, _ in try await player.status() }
         api.post("player/play") { request, context in
             let body = try await optionalBody(PlayBody.self, request, context)
@@ -101,14 +101,22 @@ enum PlayerRoutes {
             return try await player.status()
         }
 
-        api.get("events") { _, _ in eventStream(player.events) }
+        api.get("events") { _, _ in
+            guard let slot = eventClients.reserve() else {
+                throw APIError(.serviceUnavailable, code: "too_many_event_clients",
+                               "\(eventClients.limit) event streams are open already (http.max_event_clients); close one and try again")
+            }
+            return eventStream(player.events, holding: slot)
+        }
     }
 
     /// Server-Sent Events: `event: <subsystem>` / `data: {"subsystem", "detail"}`, plus a comment
     /// line every 15 s so proxies and clients see the connection is alive (and a gone client is noticed).
-    static func eventStream(_ bus: EventBus) -> Response {
+    static func eventStream(_ bus: EventBus, holding slot: EventClients.Slot) -> Response {
         let stream = bus.subscribe()
         let body = ResponseBody { writer in
+            // The slot lives as long as this closure: the place is given back when the stream ends.
+            withExtendedLifetime(slot) {}
             try await writer.write(ByteBuffer(string: ": crated events\n\n"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (merged, sink) = AsyncStream.makeStream(of: String.self)

@@ -20,11 +20,11 @@ public struct CrateRuntime: Sendable {
     /// Loads settings (see `SettingsLoader`) and builds everything from them.
     public static func start(configPath: String? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment,
-                             overrides: (inout Settings) -> Void = { _ in }) async throws -> CrateRuntime {
+                             overrides: (inout Settings) throws -> Void = { _ in }) async throws -> CrateRuntime {
         var settings = try await SettingsLoader.load(
             configPath: configPath, environment: environment, knownSources: PluginCatalog.sourceNames,
             knownDecoders: PluginCatalog.decoderNames, knownOutputs: PluginCatalog.outputNames)
-        overrides(&settings)
+        try overrides(&settings)
         CrateLogging.bootstrap(level: settings.logLevel)
         return try CrateRuntime(settings: settings)
     }

@@ -30,6 +30,8 @@ public struct Settings: Sendable, Hashable {
     public var thumbnailSize: Int
     /// The Apple Music catalog source (`catalog.*`). Tokens are secrets: never printed or logged.
     public var catalog = CatalogSettings()
+    /// Who may reach the HTTP API and how much they may send (`http.*`).
+    public var http = HTTPSettings()
 
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
     /// Where copy imports put their files.

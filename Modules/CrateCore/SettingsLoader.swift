@@ -11,7 +11,9 @@ import SystemPackage
 public enum SettingsLoader {
     public static let keys = [
         "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
-        "output.pulse.server", "output.pulse.sink", "output.wav.path", "http.address", "log.level",
+        "output.pulse.server", "output.pulse.sink", "output.wav.path", "http.address", "http.allowed_hosts",
+        "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
+        "http.max_connections", "http.idle_timeout", "log.level",
         "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
         "catalog.team_id", "catalog.key_id", "catalog.key_path", "catalog.developer_token", "catalog.user_token",
         "catalog.user_token_file", "catalog.storefront", "catalog.base_url", "catalog.requests_per_second",
@@ -110,6 +112,7 @@ public enum SettingsLoader {
         s.artworkRepairLimit = try integer("artwork.repair_limit", in: 0...100_000) ?? s.artworkRepairLimit
         s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
         s.catalog = try catalogSettings(string)
+        s.http = try httpSettings(string, list: list, integer: integer)
         return s
 
         func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
@@ -119,6 +122,62 @@ public enum SettingsLoader {
             }
             return n
         }
+    }
+
+    static func httpSettings(_ string: (String) -> String?, list: (String) -> [String]?,
+                             integer: (String, ClosedRange<Int>) throws -> Int?) throws -> HTTPSettings {
+        var h = HTTPSettings()
+        if let hosts = list("http.allowed_hosts") {
+            for host in hosts where host.contains("/") || host.contains(" ") {
+                throw ConfigError.invalidValue(key: "http.allowed_hosts", value: host, accepted: "host names, optionally with :PORT, e.g. music.home, 192.168.1.5:6610")
+            }
+            h.allowedHosts = hosts.map { $0.lowercased() }
+        }
+        if let origins = list("http.cors_origins") {
+            for origin in origins {
+                guard let url = URL(string: origin), url.scheme == "http" || url.scheme == "https", url.host != nil,
+                      url.path.isEmpty || url.path == "/" else {
+                    throw ConfigError.invalidValue(key: "http.cors_origins", value: origin, accepted: "origins such as https://app.example or http://localhost:5173")
+                }
+            }
+            h.corsOrigins = origins.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
+        }
+        if let file = string("http.token_file").map(expandTilde) {
+            h.token = try readSecret(key: "http.token_file", path: file)
+            h.tokenFile = file
+        }
+        if let token = string("http.token") { h.token = token }
+        if let token = h.token {
+            // The value is never echoed: only its length is a problem worth naming.
+            guard token.count >= HTTPSettings.minimumTokenLength, !token.contains(where: \.isWhitespace) else {
+                throw ConfigError.invalidValue(key: h.tokenFile == nil ? "http.token" : "http.token_file", value: "(hidden)",
+                                               accepted: "at least \(HTTPSettings.minimumTokenLength) characters without spaces")
+            }
+        }
+        h.maxBodyBytes = try integer("http.max_body_bytes", 1024...(256 << 20)) ?? h.maxBodyBytes
+        h.maxEventClients = try integer("http.max_event_clients", 1...10_000) ?? h.maxEventClients
+        h.maxConnections = try integer("http.max_connections", 8...100_000) ?? h.maxConnections
+        h.idleTimeoutSeconds = try integer("http.idle_timeout", 1...3600) ?? h.idleTimeoutSeconds
+        return h
+    }
+
+    /// Reads a secret from a file only its owner may read (as ssh does with keys); trailing newlines dropped.
+    static func readSecret(key: String, path: String) throws -> String {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw ConfigError.secretFileUnreadable(key: key, path: path, reason: String(cString: strerror(errno)))
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ConfigError.secretFileUnreadable(key: key, path: path, reason: "not a regular file")
+        }
+        let mode = Int(st.st_mode & 0o777)
+        if mode & 0o077 != 0 { throw ConfigError.secretFileTooOpen(key: key, path: path, mode: String(mode, radix: 8)) }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError.secretFileUnreadable(key: key, path: path, reason: "not readable UTF-8 text")
+        }
+        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !secret.isEmpty else { throw ConfigError.secretFileUnreadable(key: key, path: path, reason: "the file is empty") }
+        return secret
     }
 
     static func catalogSettings(_ string: (String) -> String?) throws -> CatalogSettings {

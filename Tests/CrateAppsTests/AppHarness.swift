@@ -98,13 +98,15 @@ final class Daemon {
     let process: ChildProcess
     let log: URL
     let port: Int
+    let host: String
 
-    /// Starts crated with `app`'s environment plus `extra`, and waits until it answers.
-    init(_ app: AppHarness, extra: [String: String] = [:]) throws {
+    /// Starts crated with `app`'s environment plus `extra`, listening on `host`, and waits until it answers.
+    init(_ app: AppHarness, extra: [String: String] = [:], host: String = "127.0.0.1") throws {
         port = try AppSuites.DaemonTests.freePort()
+        self.host = host
         log = app.home.appendingPathComponent("crated-\(port).log")
         process = try ChildProcess([AppHarness.binary("crated").path], environment: app.environment,
-                                   extra: extra.merging(["CRATE_HTTP_ADDRESS": "127.0.0.1:\(port)"]) { $1 }, output: log)
+                                   extra: extra.merging(["CRATE_HTTP_ADDRESS": "\(host):\(port)"]) { $1 }, output: log)
         for _ in 0..<200 {
             if (try? app.crate("status", env: env)).map({ $0.status == 0 }) == true { return }
             if process.hasExited() { break }
@@ -114,7 +116,7 @@ final class Daemon {
     }
 
     /// The address variable CLI calls need to reach this daemon.
-    var env: [String: String] { ["CRATE_HTTP_ADDRESS": "127.0.0.1:\(port)"] }
+    var env: [String: String] { ["CRATE_HTTP_ADDRESS": "\(host):\(port)"] }
     var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     /// SIGTERM, then waits (a hang guard, not a timing check); the exit status.

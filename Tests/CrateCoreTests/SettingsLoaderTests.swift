@@ -99,4 +99,50 @@ import Testing
                                           knownDecoders: [], knownOutputs: [])
         }
     }
+
+    @Test func httpAccessKeysAreReadAndChecked() async throws {
+        let s = try await load(yaml: """
+            http:
+              address: 0.0.0.0:7000
+              allowed_hosts: [Music.Home, "192.168.1.5:7000"]
+              cors_origins: http://app.example:5173
+              token: a-long-enough-token
+              max_body_bytes: 4096
+              max_event_clients: 3
+              idle_timeout: 5
+            """)
+        #expect(s.http.allowedHosts == ["music.home", "192.168.1.5:7000"])
+        #expect(s.http.corsOrigins == ["http://app.example:5173"])
+        #expect(s.http.token == "a-long-enough-token" && s.http.maxBodyBytes == 4096)
+        #expect(s.http.maxEventClients == 3 && s.http.idleTimeoutSeconds == 5)
+        #expect(s.httpClientAddress == "127.0.0.1:7000")
+        try s.checkHTTPExposure()
+        #expect(s.http.accepts(token: "a-long-enough-token") && !s.http.accepts(token: "a-long-enough-tokeN"))
+        #expect(s.http.sessionValue != nil && s.http.sessionValue != s.http.token)
+
+        var open = s
+        open.http.token = nil
+        #expect(throws: ConfigError.tokenRequired(address: "0.0.0.0:7000")) { try open.checkHTTPExposure() }
+        for host in ["127.0.0.1", "127.3.2.1", "localhost", "::1"] {
+            open.httpHost = host
+            try open.checkHTTPExposure()
+        }
+        // A short token is refused without echoing it; so are origins with paths and a zero limit.
+        let short = await #expect(throws: ConfigError.self) { try await load(env: ["CRATE_HTTP_TOKEN": "abc"]) }
+        #expect(!String(describing: short).contains("abc") && String(describing: short).contains("16 characters"))
+        await #expect(throws: ConfigError.self) { try await load(env: ["CRATE_HTTP_CORS_ORIGINS": "http://a.example/path"]) }
+        await #expect(throws: ConfigError.self) { try await load(env: ["CRATE_HTTP_MAX_EVENT_CLIENTS": "0"]) }
+    }
+
+    @Test func tokenFileMustBeTheOwnersAlone() async throws {
+        let file = dir.appendingPathComponent("token")
+        try Data("file-token-0123456789\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path)
+        await #expect(throws: ConfigError.secretFileTooOpen(key: "http.token_file", path: file.path, mode: "640")) {
+            try await load(env: ["CRATE_HTTP_TOKEN_FILE": file.path])
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let s = try await load(env: ["CRATE_HTTP_TOKEN_FILE": file.path])
+        #expect(s.http.token == "file-token-0123456789" && s.http.tokenFile == file.path)
+    }
 }

@@ -1,0 +1,175 @@
+import CrateCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The daemon's door, in front of every route: Host, token, origin, body type and size; then the security headers
+/// on every answer. Rules and reasons: Docs/HTTP_API.md, "Security".
+struct RequestGuard<Context: RequestContext>: RouterMiddleware {
+    let policy: AccessPolicy
+    let logger: Logger
+
+    static var sessionCookie: String { "crate_session" }
+    /// Paths a browser without a session may load: the login page and the call it makes.
+    static var openPaths: Set<String> { ["/login", "/login.js", "/api/v1/session"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await screen(request, context: context, next: next)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        decorate(&response, request)
+        return response
+    }
+
+    private func screen(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let authority = request.head.authority
+        guard policy.allows(host: authority) else {
+            throw refuse(request, .misdirectedRequest, "unknown_host",
+                         "this daemon does not answer to the host name '\(authority ?? "")'; add it to http.allowed_hosts to allow it",
+                         why: "Host \(authority ?? "(none)")")
+        }
+        let origin = request.headers[.origin]
+        if request.method == .options { return try preflight(request, origin: origin) }
+        if policy.tokenRequired && !Self.openPaths.contains(request.uri.path) && !authorized(request) {
+            let error = refuse(request, .unauthorized, "unauthorized",
+                               "this daemon needs its token: send 'Authorization: Bearer TOKEN' (http.token), or sign in at /login",
+                               why: "no valid token")
+            var response = try error.response(from: request, context: context)
+            response.headers[.wwwAuthenticate] = "Bearer realm=\"crated\""
+            return response
+        }
+        guard Self.changesState(request.method) else { return try await next(request, context) }
+
+        if let origin {
+            guard policy.isOwnOrigin(origin, host: authority) || policy.corsOrigins.contains(origin.lowercased()) else {
+                throw refuse(request, .forbidden, "cross_origin",
+                             "requests that change state must come from this daemon's own page (origin \(origin) is not; http.cors_origins lists others)",
+                             why: "cross-origin, Origin \(origin)")
+            }
+        } else if let site = request.headers[Self.secFetchSite], site != "same-origin", site != "none" {
+            throw refuse(request, .forbidden, "cross_origin", "requests that change state must come from this daemon's own page (Sec-Fetch-Site: \(site))",
+                         why: "cross-site, Sec-Fetch-Site \(site)")
+        }
+        return try await next(try await screenBody(request), context)
+    }
+
+    /// JSON only, and no more than `http.max_body_bytes`: no HTML form or no-preflight request reaches a handler.
+    private func screenBody(_ request: Request) async throws -> Request {
+        let limit = policy.http.maxBodyBytes
+        let contentType = request.headers[.contentType]
+        if let contentType, !Self.isJSON(contentType) {
+            throw refuse(request, .unsupportedMediaType, "unsupported_media_type",
+                         "request bodies must be JSON (Content-Type: application/json), not \(contentType)", why: "Content-Type \(contentType)")
+        }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw tooLarge(request, limit)
+        }
+        var request = request
+        let seconds = policy.http.idleTimeoutSeconds
+        let buffer: ByteBuffer
+        do {
+            buffer = try await Self.within(seconds: seconds) { [request] in
+                var copy = request
+                return try await copy.collectBody(upTo: limit)
+            }
+        } catch is NIOTooManyBytesError {
+            throw tooLarge(request, limit)
+        } catch is BodyTimeout {
+            throw refuse(request, .requestTimeout, "request_timeout", "the request body did not arrive within \(seconds) s", why: "slow body")
+        }
+        if buffer.readableBytes > 0 && contentType == nil {
+            throw refuse(request, .unsupportedMediaType, "unsupported_media_type",
+                         "request bodies must be JSON: send Content-Type: application/json", why: "body without Content-Type")
+        }
+        request.body = .init(buffer: buffer)
+        return request
+    }
+
+    private func preflight(_ request: Request, origin: String?) throws -> Response {
+        guard let origin, policy.corsOrigins.contains(origin.lowercased()) else {
+            throw refuse(request, .forbidden, "cross_origin", "cross-origin calls are not allowed from \(origin ?? "this page"); http.cors_origins lists the origins that may",
+                         why: "preflight from \(origin ?? "(no origin)")")
+        }
+        var headers: HTTPFields = [:]
+        headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE"
+        headers[.accessControlAllowHeaders] = "Authorization, Content-Type"
+        headers[Self.accessControlMaxAge] = "600"
+        return Response(status: .noContent, headers: headers)
+    }
+
+    private func authorized(_ request: Request) -> Bool {
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+            return policy.http.accepts(token: String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
+        }
+        for cookie in request.headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
+            let pair = cookie.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0] == Self.sessionCookie { return policy.http.accepts(session: String(pair[1])) }
+        }
+        return false
+    }
+
+    /// nosniff and no referrer everywhere; JSON is never cached; HTML gets a strict CSP; CORS headers only for listed origins.
+    private func decorate(_ response: inout Response, _ request: Request) {
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[Self.referrerPolicy] = "no-referrer"
+        let type = response.headers[.contentType] ?? ""
+        if type.hasPrefix("application/json") { response.headers[.cacheControl] = "no-store" }
+        if type.hasPrefix("text/html") {
+            response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+            response.headers[Self.frameOptions] = "DENY"
+        }
+        if let origin = request.headers[.origin], policy.corsOrigins.contains(origin.lowercased()) {
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.vary] = "Origin"
+        }
+    }
+
+    /// Same-origin scripts, styles and pictures only (catalog covers come from Apple's https image hosts); no framing.
+    static var contentSecurityPolicy: String {
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; "
+            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    }
+
+    private func tooLarge(_ request: Request, _ limit: Int) -> APIError {
+        refuse(request, .contentTooLarge, "body_too_large",
+               "the request body is larger than \(limit) bytes (http.max_body_bytes)", why: "body over \(limit) bytes")
+    }
+
+    /// Logs a refusal (never a header's value that could be a secret) and builds its JSON error.
+    private func refuse(_ request: Request, _ status: HTTPResponse.Status, _ code: String, _ message: String, why: String) -> APIError {
+        logger.notice("refused \(request.method) \(request.uri.path): \(why) (\(status.code))")
+        return APIError(status, code: code, message)
+    }
+
+    static func changesState(_ method: HTTPRequest.Method) -> Bool {
+        method == .post || method == .put || method == .patch || method == .delete
+    }
+
+    static func isJSON(_ contentType: String) -> Bool {
+        let media = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return media == "application/json"
+    }
+
+    struct BodyTimeout: Error {}
+
+    /// Runs `body`, failing with `BodyTimeout` after `seconds` (a client trickling its body holds no task forever).
+    static func within<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask { try await Task.sleep(for: .seconds(seconds)); return nil }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw BodyTimeout() }
+            return value
+        }
+    }
+
+    static var secFetchSite: HTTPField.Name { HTTPField.Name("Sec-Fetch-Site") ?? .origin }
+    static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy") ?? .xContentTypeOptions }
+    static var frameOptions: HTTPField.Name { HTTPField.Name("X-Frame-Options") ?? .xContentTypeOptions }
+    static var accessControlMaxAge: HTTPField.Name { HTTPField.Name("Access-Control-Max-Age") ?? .accessControlAllowHeaders }
+}
