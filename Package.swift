@@ -52,18 +52,23 @@ let package = Package(
         .target(name: "CrateAudio", dependencies: ["CrateDomain"], path: "Modules/CrateAudio", swiftSettings: strict),
         // The Crate Wall and genre feeds: signals, the dial, composition (pure logic apart from the signals' fetches).
         .target(name: "CrateFeeds", dependencies: ["CrateDomain"], path: "Modules/CrateFeeds", swiftSettings: strict),
+        // Core names no plugin: the composition root hands it the plugin list at start-up.
         .target(name: "CrateCore", dependencies: [
             "CrateDomain", "CrateStorage", "CrateAudio", "CrateFeeds",
-            "LocalFilesSource", "AppleCatalogREST",
-            "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
-            "PulseAudioOutput", "WAVFileOutput", "NullOutput",
             "CImageShim",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Modules/CrateCore", swiftSettings: strict),
 
-        // Plugins: one folder each, registered in CrateCore/PluginCatalog.swift.
+        // The composition root: the one list of plugins, and the only importer of them.
+        .target(name: "CratePlugins", dependencies: [
+            "CrateDomain", "LocalFilesSource", "AppleCatalogREST",
+            "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
+            "PulseAudioOutput", "WAVFileOutput", "NullOutput",
+        ], path: "CratePlugins", swiftSettings: strict),
+
+        // Plugins: one folder each with its `registration`, listed in CratePlugins/CratePlugins.swift.
         plugin("LocalFilesSource", path: "Plugins/Sources/LocalFiles"),
         plugin("AppleCatalogREST", path: "Plugins/Sources/AppleCatalogREST", [.product(name: "Crypto", package: "swift-crypto")]),
         plugin("OpusDecoder", path: "Plugins/Decoders/Opus", ["COpusFile"]),
@@ -77,16 +82,16 @@ let package = Package(
 
         // Front ends.
         .executableTarget(name: "crate", dependencies: [
-            "CrateCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CrateCore", "CratePlugins", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
-            "CrateCore", .product(name: "Hummingbird", package: "hummingbird"),
+            "CrateCore", "CratePlugins", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crated", swiftSettings: strict),
 
         // Benchmarks: run by Benchmarks/run.sh next to the reference tools.
-        .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput"], path: "Benchmarks/CrateBench",
+        .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CratePlugins", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput"], path: "Benchmarks/CrateBench",
                           swiftSettings: strict),
 
         // Tests: real files, a real database, real servers.
@@ -96,7 +101,7 @@ let package = Package(
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
                                   "WAVFileOutput", "NullOutput"]),
         tests("CrateFeedsTests", ["CrateFeeds"]),
-        tests("CrateCoreTests", ["CrateCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        tests("CrateCoreTests", ["CrateCore", "CratePlugins", .product(name: "GRDB", package: "GRDB.swift")]),
         tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
         tests("VorbisDecoderTests", ["VorbisDecoder"]),

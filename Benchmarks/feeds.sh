@@ -171,9 +171,9 @@ for ((i = 0; i < 500; i++)); do
 done
 [[ -s "$WORK/fake.port" ]] || die "fake_apple.py did not start"
 FAKE_URL="http://127.0.0.1:$(cat "$WORK/fake.port")"
-catalog=(CRATE_CATALOG_BASE_URL="$FAKE_URL" CRATE_CATALOG_TEAM_ID=BENCHTEAM1 CRATE_CATALOG_KEY_ID=BENCHKEY01
-         CRATE_CATALOG_KEY_PATH="$WORK/AuthKey_BENCHKEY01.p8" CRATE_CATALOG_USER_TOKEN=bench-music-user-token)
-[[ -n "$RATE" ]] && catalog+=(CRATE_CATALOG_REQUESTS_PER_SECOND="$RATE")
+catalog=(CRATE_SOURCES_APPLECATALOG_BASE_URL="$FAKE_URL" CRATE_SOURCES_APPLECATALOG_TEAM_ID=BENCHTEAM1 CRATE_SOURCES_APPLECATALOG_KEY_ID=BENCHKEY01
+         CRATE_SOURCES_APPLECATALOG_KEY_PATH="$WORK/AuthKey_BENCHKEY01.p8" CRATE_SOURCES_APPLECATALOG_USER_TOKEN=bench-music-user-token)
+[[ -n "$RATE" ]] && catalog+=(CRATE_SOURCES_APPLECATALOG_REQUESTS_PER_SECOND="$RATE")
 log "fake catalog on $FAKE_URL, ${LATENCY_MS} ms before each answer"
 
 # --- Crate, in-process -----------------------------------------------------------------------------
@@ -182,7 +182,7 @@ declare -A CASE_ARGS=([local]="--local-only" [catalog]="--catalog-only" [catalog
                       [genre-local]="--local-only --genre $GENRE" [genre-both]="--both --genre $GENRE")
 # The same catalog compose with the limit at the setting's maximum: how parallel the fetch is when the
 # rate window never holds it back.
-declare -A CASE_ENV=([catalog-fast]="CRATE_CATALOG_REQUESTS_PER_SECOND=100")
+declare -A CASE_ENV=([catalog-fast]="CRATE_SOURCES_APPLECATALOG_REQUESTS_PER_SECOND=100")
 declare -A CASE_TITLE=([local]="Wall, library only (10,000 albums)" [catalog]="Wall, catalog only (empty library)"
                        [catalog-fast]="Wall, catalog only, limit raised to 100/s" [both]="Wall, library + catalog"
                        [genre-local]="$GENRE feed, library only" [genre-both]="$GENRE feed, library + catalog")

@@ -6,8 +6,8 @@ import Foundation
 struct Catalog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The Apple Music catalog: genres, charts, search, albums, your signals, ratings.",
-        discussion: "Needs catalog.team_id, catalog.key_id and catalog.key_path (or catalog.developer_token); the /me commands, "
-            + "ratings and library-add also need a Music-User-Token (CRATE_CATALOG_USER_TOKEN or catalog.user_token_file).",
+        discussion: "Needs sources.applecatalog.team_id, key_id and key_path (or developer_token); the /me commands, "
+            + "ratings and library-add also need a Music-User-Token (CRATE_SOURCES_APPLECATALOG_USER_TOKEN or sources.applecatalog.user_token_file).",
         subcommands: [CatalogAuth.self, CatalogGenres.self, CatalogCharts.self, CatalogBrowse.self, CatalogSearch.self,
                       CatalogAlbum.self, CatalogMe.self, CatalogRate.self, CatalogLibraryAdd.self, CatalogTaxonomy.self])
 }

@@ -10,8 +10,9 @@ struct Config: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let s = try await options.runtime().settings
-        let values: [(String, String)] = [
+        let runtime = try await options.runtime()
+        let s = runtime.settings
+        var values: [(String, String)] = [
             ("config.file", s.configFile?.path ?? "(none)"),
             ("data.directory", s.dataDirectory.path),
             ("database", s.databaseURL.path),
@@ -19,9 +20,6 @@ struct Config: AsyncParsableCommand {
             ("decoders.order", s.decoderOrder.joined(separator: ",")),
             ("decoders.disabled", s.disabledDecoders.joined(separator: ",")),
             ("output.plugin", s.output),
-            ("output.pulse.server", s.pulseServer ?? ""),
-            ("output.pulse.sink", s.pulseSink ?? ""),
-            ("output.wav.path", s.wavOutputPath.path),
             ("http.address", "\(s.httpHost):\(s.httpPort)"),
             ("http.allowed_hosts", s.http.allowedHosts.joined(separator: ",")),
             ("http.cors_origins", s.http.corsOrigins.joined(separator: ",")),
@@ -33,16 +31,15 @@ struct Config: AsyncParsableCommand {
             ("http.max_connections", "\(s.http.maxConnections)"),
             ("http.idle_timeout", "\(s.http.idleTimeoutSeconds)"),
             ("log.level", s.logLevel),
-            ("catalog.team_id", s.catalog.teamID ?? ""),
-            ("catalog.key_id", s.catalog.keyID ?? ""),
-            ("catalog.key_path", s.catalog.keyPath ?? ""),
-            // Secrets: only whether they are set.
-            ("catalog.developer_token", s.catalog.developerToken == nil ? "" : "(set)"),
-            ("catalog.user_token", s.catalog.userToken == nil ? "" : "(set)"),
-            ("catalog.user_token_file", s.catalog.userTokenFile ?? ""),
-            ("catalog.storefront", s.catalog.storefront),
-            ("catalog.base_url", s.catalog.baseURL?.absoluteString ?? ""),
         ]
+        // Each plugin's block, as the plugin declares it; secrets show only whether they are set.
+        for registration in runtime.plugins.registrations {
+            let block = s.plugin(registration.block)
+            for key in registration.keys {
+                let value = block.string(key.name)
+                values.append((block.key(key.name), key.secret ? (value == nil ? "" : "(set)") : value ?? ""))
+            }
+        }
         if let get {
             guard let value = values.first(where: { $0.0 == get })?.1 else {
                 throw CLIError("unknown key '\(get)'; keys: \(values.map(\.0).joined(separator: ", "))")
@@ -50,6 +47,6 @@ struct Config: AsyncParsableCommand {
             return print(value)
         }
         if json { return try printJSON(Dictionary(uniqueKeysWithValues: values)) }
-        for (k, v) in values { print("\(pad(k, 24))\(v)") }
+        for (k, v) in values { print("\(pad(k, 38))\(v)") }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrateCore
 import CrateDomain
+import CratePlugins
 import Foundation
 
 @main
@@ -26,7 +27,7 @@ struct GlobalOptions: ParsableArguments {
 
     func runtime(_ overrides: @escaping (inout Settings) -> Void = { _ in }) async throws -> CrateRuntime {
         do {
-            return try await CrateRuntime.start(configPath: config, overrides: overrides)
+            return try await CrateRuntime.start(plugins: CratePlugins.list, configPath: config, overrides: overrides)
         } catch {
             throw CLIError(ErrorText.describe(error))
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrateCore
 import CrateDomain
+import CratePlugins
 import Foundation
 import Hummingbird
 import Logging
@@ -19,7 +20,7 @@ struct Crated: AsyncParsableCommand {
         let runtime: CrateRuntime
         do {
             let address = try httpAddress.map(SettingsLoader.parseAddress)
-            runtime = try await CrateRuntime.start(configPath: config) { settings in
+            runtime = try await CrateRuntime.start(plugins: CratePlugins.list, configPath: config) { settings in
                 if let address { (settings.httpHost, settings.httpPort) = address }
                 try settings.checkHTTPExposure()
             }

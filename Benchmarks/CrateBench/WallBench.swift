@@ -4,6 +4,7 @@
 
 import CrateCore
 import CrateDomain
+import CratePlugins
 import CrateStorage
 import Foundation
 
@@ -18,7 +19,7 @@ enum WallBench {
                  lookup, developer token signed;
           later  --runs more composes (default 10) on the last runtime, one after the other.
         --local-only    the library in --data-dir, catalog source disabled
-        --catalog-only  an empty temporary library, catalog from CRATE_CATALOG_* (base URL, key, user token)
+        --catalog-only  an empty temporary library, catalog from CRATE_SOURCES_APPLECATALOG_* (base URL, key, user token)
         --both          the library in --data-dir and the catalog (default)
         --prepare       first give the library in --data-dir plays, likes and dislikes (seeded, once: a
                         setting marks the library as prepared), so every local signal has material;
@@ -144,10 +145,10 @@ func wallCommand(_ options: WallOptions) async throws {
     let environment = env
     let mode = options.mode
     let makeRuntime = { () async throws -> CrateRuntime in
-        let runtime = try await CrateRuntime.start(environment: environment)
+        let runtime = try await CrateRuntime.start(plugins: CratePlugins.list, environment: environment)
         if mode != .local {
             do { _ = try runtime.catalog.client() } catch {
-                throw BenchFailure(description: "wall: no catalog (\(ErrorText.describe(error))); set CRATE_CATALOG_BASE_URL, _TEAM_ID, _KEY_ID, _KEY_PATH, _USER_TOKEN")
+                throw BenchFailure(description: "wall: no catalog (\(ErrorText.describe(error))); set CRATE_SOURCES_APPLECATALOG_BASE_URL, _TEAM_ID, _KEY_ID, _KEY_PATH, _USER_TOKEN")
             }
         }
         return runtime
@@ -205,8 +206,8 @@ func printWallReport(_ samples: [ComposeSample], label: String, options: WallOpt
     var out = ["label=\(label)", "mode=\(options.mode.rawValue)", "feed=\(options.genre.map { "genre \($0)" } ?? "wall")",
                "data_dir=\(runtime.settings.dataDirectory.path)", "prepared=\(prepared)",
                "library_albums=\(counts?.albums ?? 0)", "library_tracks=\(counts?.tracks ?? 0)",
-               "catalog_base_url=\(options.mode == .local ? "none" : runtime.settings.catalog.baseURL?.absoluteString ?? "default")",
-               "requests_per_second=\(runtime.settings.catalog.requestsPerSecond)",
+               "catalog_base_url=\(options.mode == .local ? "none" : runtime.settings.plugin("sources.applecatalog").string("base_url") ?? "default")",
+               "requests_per_second=\(runtime.settings.plugin("sources.applecatalog").string("requests_per_second") ?? "20")",
                "cold=\(options.cold)", "runs=\(options.runs)", "seed=\(options.seed)"]
     for kind in ["first", "later"] {
         let mine = samples.filter { $0.kind == kind }

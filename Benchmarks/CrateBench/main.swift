@@ -5,7 +5,7 @@
 //   crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
 //   crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
 //
-// `decode` opens FILE with the decoder registry Crate builds (PluginCatalog.decoders(), default
+// `decode` opens FILE with the decoder registry Crate builds (CratePlugins.list.decoders(), default
 // order), plays it through the daemon's PlaybackEngine into the null output, and prints `key=value`
 // lines: the codec, frames decoded, wall seconds of each run and the best of N, and the realtime
 // factor. Each timed run includes opening the file (what a play command pays too), not process
@@ -20,6 +20,7 @@
 import CrateAudio
 import CrateCore
 import CrateDomain
+import CratePlugins
 import CrateStorage
 import Foundation
 import NullOutput
@@ -154,7 +155,7 @@ func decodeOnce(_ url: URL, decoders: DecoderRegistry, chunkFrames: Int?) async 
 func decodeCommand(_ options: DecodeOptions) async throws {
     let url = URL(fileURLWithPath: options.path)
     // The registry exactly as CrateRuntime builds it with default settings.
-    let decoders = try DecoderRegistry(PluginCatalog.decoders())
+    let decoders = try DecoderRegistry(CratePlugins.list.decoders())
     var runs: [RunResult] = []
     for _ in 0..<options.repeatCount {
         let r = try await decodeOnce(url, decoders: decoders, chunkFrames: options.chunkFrames)

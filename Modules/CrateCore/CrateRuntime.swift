@@ -1,13 +1,14 @@
-import AppleCatalogREST
 import CrateAudio
 import CrateDomain
 import CrateStorage
 import Foundation
 import Logging
 
-/// The composition root: settings -> registries -> store. Apps build one and use its services.
+/// Settings -> registries -> store, from the plugin list the composition root (CratePlugins) hands over. Apps build
+/// one and use its services; Core never names a plugin.
 public struct CrateRuntime: Sendable {
     public let settings: Settings
+    public let plugins: PluginList
     public let sources: SourceRegistry
     public let decoders: DecoderRegistry
     public let outputs: OutputRegistry
@@ -18,26 +19,30 @@ public struct CrateRuntime: Sendable {
     public let logger: Logger
 
     /// Loads settings (see `SettingsLoader`) and builds everything from them.
-    public static func start(configPath: String? = nil,
+    public static func start(plugins: PluginList, configPath: String? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment,
                              overrides: (inout Settings) throws -> Void = { _ in }) async throws -> CrateRuntime {
-        var settings = try await SettingsLoader.load(
-            configPath: configPath, environment: environment, knownSources: PluginCatalog.sourceNames,
-            knownDecoders: PluginCatalog.decoderNames, knownOutputs: PluginCatalog.outputNames)
+        var settings = try await SettingsLoader.load(configPath: configPath, environment: environment, plugins: plugins)
         try overrides(&settings)
         CrateLogging.bootstrap(level: settings.logLevel)
-        return try CrateRuntime(settings: settings)
+        let runtime = try CrateRuntime(settings: settings, plugins: plugins)
+        for warning in settings.warnings { runtime.logger.warning("\(warning)") }
+        return runtime
     }
 
-    public init(settings: Settings, logger: Logger = Logger(label: "crate")) throws {
+    public init(settings: Settings, plugins: PluginList, logger: Logger = Logger(label: "crate")) throws {
         self.settings = settings
+        self.plugins = plugins
         self.logger = logger
-        let enabled = PluginCatalog.sources(settings).filter { settings.enabledSources.contains($0.name) }
-        sources = try SourceRegistry(enabled)
-        catalog = CatalogService(sources: sources, settings: settings)
-        decoders = try DecoderRegistry(PluginCatalog.decoders(), order: settings.decoderOrder,
+        // Only enabled sources are made: a disabled catalog never reads its key.
+        let parts = plugins.registrations
+            .filter { $0.kind != .source || settings.enabledSources.contains($0.name) }
+            .map { $0.parts(settings.plugin($0.block)) }
+        sources = try SourceRegistry(parts.flatMap(\.sources))
+        catalog = CatalogService(sources: sources)
+        decoders = try DecoderRegistry(parts.flatMap(\.decoders), order: settings.decoderOrder,
                                        disabled: settings.disabledDecoders)
-        outputs = try OutputRegistry(PluginCatalog.outputs(settings), autoOrder: PluginCatalog.autoOutputOrder)
+        outputs = try OutputRegistry(parts.flatMap(\.outputs), autoOrder: plugins.autoOutputOrder)
         store = try LibraryStore(url: settings.databaseURL)
         library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger)
         for p in decoders.plugins {
@@ -46,7 +51,7 @@ public struct CrateRuntime: Sendable {
         for p in sources.plugins {
             guard case .unavailable(let reason) = p.status else { continue }
             // A catalog nobody set up is normal, not worth a warning on every command; `crate plugins` says why.
-            let unset = p is AppleCatalogSource && !settings.catalog.hasAnyCredential
+            let unset = (p as? any CatalogSource).map { !$0.isConfigured } ?? false
             logger.log(level: unset ? .debug : .warning, "source \(p.name) unavailable: \(reason)")
         }
     }

@@ -12,9 +12,6 @@ public struct Settings: Sendable, Hashable {
     public var disabledDecoders: [String]
     /// `auto`, or an output plugin name.
     public var output: String
-    public var pulseServer: String?
-    public var pulseSink: String?
-    public var wavOutputPath: URL
     public var httpHost: String
     public var httpPort: Int
     public var logLevel: String
@@ -28,8 +25,11 @@ public struct Settings: Sendable, Hashable {
     public var artworkRepairLimit: Int
     /// Edge of the square thumbnails made for the wall, in pixels.
     public var thumbnailSize: Int
-    /// The Apple Music catalog source (`catalog.*`). Tokens are secrets: never printed or logged.
-    public var catalog = CatalogSettings()
+    /// Each plugin's block (`sources.applecatalog` → `storefront` → `gb`), read for the plugins the composition
+    /// root lists; the plugins parse and check their own values. Secrets among them are never printed or logged.
+    public var pluginValues: [String: [String: String]] = [:]
+    /// Things worth saying once at start-up (deprecated keys still in use).
+    public var warnings: [String] = []
     /// Who may reach the HTTP API and how much they may send (`http.*`).
     public var http = HTTPSettings()
 
@@ -48,7 +48,6 @@ public struct Settings: Sendable, Hashable {
         decoderOrder = []
         disabledDecoders = []
         output = "auto"
-        wavOutputPath = dataDirectory.appendingPathComponent("output.wav")
         httpHost = "127.0.0.1"
         httpPort = Self.defaultHTTPPort
         logLevel = "info"
@@ -59,22 +58,15 @@ public struct Settings: Sendable, Hashable {
     }
 }
 
-/// `catalog.*`: credentials and limits of the Apple Music catalog source.
-public struct CatalogSettings: Sendable, Hashable {
-    public var teamID: String?
-    public var keyID: String?
-    public var keyPath: String?
-    public var developerToken: String?
-    public var userToken: String?
-    public var userTokenFile: String?
-    public var storefront = "us"
-    public var baseURL: URL?
-    public var requestsPerSecond = 20.0
+extension Settings {
+    /// A plugin's block as the plugin reads it.
+    public func plugin(_ block: String) -> PluginSettings {
+        PluginSettings(block: block, values: pluginValues[block] ?? [:], dataDirectory: dataDirectory)
+    }
 
-    public init() {}
-
-    /// Whether the user set up any credential at all (a catalog nobody configured is quietly unavailable).
-    public var hasAnyCredential: Bool {
-        [teamID, keyID, keyPath, developerToken, userToken, userTokenFile].contains { $0 != nil }
+    /// Sets one plugin key by its full name (`outputs.pulse.server`); nil removes it. For tests and overrides.
+    public mutating func setPluginValue(_ key: String, _ value: String?) {
+        guard let dot = key.lastIndex(of: ".") else { return }
+        pluginValues[String(key[..<dot]), default: [:]][String(key[key.index(after: dot)...])] = value
     }
 }

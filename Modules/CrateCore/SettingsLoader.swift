@@ -9,14 +9,13 @@ import SystemPackage
 /// they are upper-cased with `_` and the `CRATE_` prefix (`CRATE_OUTPUT_PLUGIN`). Lists are YAML sequences
 /// or comma-separated strings.
 public enum SettingsLoader {
+    /// Crate's own keys; each plugin's block (`sources.applecatalog.*`, `outputs.pulse.*`, …) comes from its registration.
     public static let keys = [
         "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
-        "output.pulse.server", "output.pulse.sink", "output.wav.path", "http.address", "http.allowed_hosts",
+        "http.address", "http.allowed_hosts",
         "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
         "http.max_connections", "http.idle_timeout", "log.level",
         "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
-        "catalog.team_id", "catalog.key_id", "catalog.key_path", "catalog.developer_token", "catalog.user_token",
-        "catalog.user_token_file", "catalog.storefront", "catalog.base_url", "catalog.requests_per_second",
     ]
 
     public static func environmentName(for key: String) -> String {
@@ -41,7 +40,8 @@ public enum SettingsLoader {
 
     public static func load(configPath: String? = nil,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
-                            knownSources: [String], knownDecoders: [String], knownOutputs: [String]) async throws -> Settings {
+                            plugins: PluginList) async throws -> Settings {
+        let knownSources = plugins.names(.source), knownDecoders = plugins.names(.decoder), knownOutputs = plugins.names(.output)
         let (file, required) = configFile(explicit: configPath, environment: environment)
         let exists = FileManager.default.fileExists(atPath: file.path)
         if required && !exists { throw ConfigError.missingFile(path: file.path) }
@@ -84,9 +84,6 @@ public enum SettingsLoader {
             }
             s.output = v
         }
-        s.pulseServer = string("output.pulse.server")
-        s.pulseSink = string("output.pulse.sink")
-        if let v = string("output.wav.path") { s.wavOutputPath = URL(fileURLWithPath: expandTilde(v)) }
         if let v = string("http.address") { (s.httpHost, s.httpPort) = try parseAddress(v) }
         if let v = string("log.level") {
             guard Settings.logLevels.contains(v) else {
@@ -111,7 +108,7 @@ public enum SettingsLoader {
         if let v = string("import.folder") { s.importFolder = URL(fileURLWithPath: expandTilde(v), isDirectory: true) }
         s.artworkRepairLimit = try integer("artwork.repair_limit", in: 0...100_000) ?? s.artworkRepairLimit
         s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
-        s.catalog = try catalogSettings(string)
+        (s.pluginValues, s.warnings) = pluginBlocks(plugins, string: string, list: list)
         s.http = try httpSettings(string, list: list, integer: integer)
         return s
 
@@ -180,33 +177,28 @@ public enum SettingsLoader {
         return secret
     }
 
-    static func catalogSettings(_ string: (String) -> String?) throws -> CatalogSettings {
-        var c = CatalogSettings()
-        c.teamID = string("catalog.team_id")
-        c.keyID = string("catalog.key_id")
-        c.keyPath = string("catalog.key_path").map(expandTilde)
-        c.developerToken = string("catalog.developer_token")
-        c.userToken = string("catalog.user_token")
-        c.userTokenFile = string("catalog.user_token_file").map(expandTilde)
-        if let v = string("catalog.storefront") {
-            guard v.count == 2, v.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                throw ConfigError.invalidValue(key: "catalog.storefront", value: v, accepted: "a two-letter storefront code, e.g. us, gb, de")
+    /// Each plugin's block, read under its new names first and then its former ones (which earn a warning).
+    static func pluginBlocks(_ plugins: PluginList, string: (String) -> String?, list: (String) -> [String]?)
+        -> (values: [String: [String: String]], warnings: [String]) {
+        var values: [String: [String: String]] = [:]
+        var warnings: [String] = []
+        for registration in plugins.registrations {
+            for key in registration.keys {
+                let full = "\(registration.block).\(key.name)"
+                if let v = string(full) ?? list(full)?.joined(separator: ",") {
+                    values[registration.block, default: [:]][key.name] = v
+                    continue
+                }
+                for former in key.formerNames {
+                    guard let v = string(former) else { continue }
+                    values[registration.block, default: [:]][key.name] = v
+                    warnings.append("config key '\(former)' (env \(environmentName(for: former))) is deprecated: "
+                        + "use '\(full)' (env \(environmentName(for: full)))")
+                    break
+                }
             }
-            c.storefront = v.lowercased()
         }
-        if let v = string("catalog.base_url") {
-            guard let url = URL(string: v), url.scheme == "https" || url.scheme == "http", url.host != nil else {
-                throw ConfigError.invalidValue(key: "catalog.base_url", value: v, accepted: "an http(s) URL, e.g. https://api.music.apple.com")
-            }
-            c.baseURL = url
-        }
-        if let v = string("catalog.requests_per_second") {
-            guard let n = Double(v), n > 0, n <= 100 else {
-                throw ConfigError.invalidValue(key: "catalog.requests_per_second", value: v, accepted: "a number above 0, at most 100")
-            }
-            c.requestsPerSecond = n
-        }
-        return c
+        return (values, warnings)
     }
 
     /// "127.0.0.1:6610", "localhost:80", "[::1]:6610" or a bare port "6610".

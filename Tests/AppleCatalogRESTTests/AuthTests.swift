@@ -154,7 +154,7 @@ import Testing
         try await withCatalog(configure: { $0.userToken = nil }) { server, client, _ in
             let report = await client.authCheck()
             #expect(report.developerToken == .ok && report.userToken == .absent && report.isOK)
-            #expect(report.messages.contains { $0.hasPrefix("user token: none; set catalog.user_token_file") })
+            #expect(report.messages.contains { $0.hasPrefix("user token: none; set sources.applecatalog.user_token_file") })
             #expect(await server.log.count(pathPrefix: "/v1/me") == 0)
         }
     }
@@ -181,7 +181,7 @@ import Testing
         defer { keys.remove() }
         let missingFile = keys.directory.appendingPathComponent("mut.txt").path
         let fileReport = await AppleCatalogClient.authCheck(config: AppleCatalogConfig(userTokenFile: missingFile))
-        #expect(fileReport.userTokenProblem == "catalog.user_token_file \(missingFile) does not exist")
+        #expect(fileReport.userTokenProblem == "sources.applecatalog.user_token_file \(missingFile) does not exist")
     }
 
     // MARK: The source plugin
@@ -190,10 +190,10 @@ import Testing
         let source = AppleCatalogSource(config: AppleCatalogConfig())
         #expect(source.name == "applecatalog" && source.schemes == ["applemusic"])
         #expect(source.status == .unavailable(reason:
-            "not configured: set catalog.team_id, catalog.key_id and catalog.key_path (or catalog.developer_token)"))
+            "not configured: set sources.applecatalog.team_id, sources.applecatalog.key_id and sources.applecatalog.key_path (or sources.applecatalog.developer_token)"))
         #expect(source.client == nil)
         let partial = AppleCatalogSource(config: AppleCatalogConfig(teamID: "TEAM123456"))
-        #expect(partial.status.reason?.hasSuffix("; missing catalog.key_id, catalog.key_path") == true)
+        #expect(partial.status.reason?.hasSuffix("; missing sources.applecatalog.key_id, sources.applecatalog.key_path") == true)
     }
 
     @Test func locateRefusesBecauseOfDRM() {

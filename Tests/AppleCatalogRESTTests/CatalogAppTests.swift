@@ -29,11 +29,11 @@ import Testing
         env["CRATE_DATA_DIRECTORY"] = home.appendingPathComponent("data").path
         env["CRATE_OUTPUT_PLUGIN"] = "null"
         if let server, let keys {
-            env["CRATE_CATALOG_TEAM_ID"] = TestKeys.teamID
-            env["CRATE_CATALOG_KEY_ID"] = TestKeys.keyID
-            env["CRATE_CATALOG_KEY_PATH"] = keys.keyPath
-            env["CRATE_CATALOG_USER_TOKEN"] = FakeAppleMusic.goodUserToken
-            env["CRATE_CATALOG_BASE_URL"] = server.baseURL.absoluteString
+            env["CRATE_SOURCES_APPLECATALOG_TEAM_ID"] = TestKeys.teamID
+            env["CRATE_SOURCES_APPLECATALOG_KEY_ID"] = TestKeys.keyID
+            env["CRATE_SOURCES_APPLECATALOG_KEY_PATH"] = keys.keyPath
+            env["CRATE_SOURCES_APPLECATALOG_USER_TOKEN"] = FakeAppleMusic.goodUserToken
+            env["CRATE_SOURCES_APPLECATALOG_BASE_URL"] = server.baseURL.absoluteString
         }
         return env
     }
@@ -144,7 +144,7 @@ import Testing
         let home = try Fixture.temporaryDirectory("crate-catalog-none")
         let env = Self.environment(home, server: nil, keys: nil)
         let charts = try await Self.crate(["catalog", "charts"], env: env)
-        #expect(charts.status != 0 && charts.stderr.contains("not configured: set catalog.team_id"), "\(charts.stderr)")
+        #expect(charts.status != 0 && charts.stderr.contains("not configured: set sources.applecatalog.team_id"), "\(charts.stderr)")
         #expect(!charts.stderr.contains("warning"), "an unconfigured catalog is no warning: \(charts.stderr)")
         let plugins = try await Self.crate(["plugins"], env: env)
         #expect(plugins.stdout.contains("applecatalog unavailable"))
@@ -157,9 +157,9 @@ import Testing
         defer { keys.remove() }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keys.keyPath)
         var open = env
-        open["CRATE_CATALOG_TEAM_ID"] = TestKeys.teamID
-        open["CRATE_CATALOG_KEY_ID"] = TestKeys.keyID
-        open["CRATE_CATALOG_KEY_PATH"] = keys.keyPath
+        open["CRATE_SOURCES_APPLECATALOG_TEAM_ID"] = TestKeys.teamID
+        open["CRATE_SOURCES_APPLECATALOG_KEY_ID"] = TestKeys.keyID
+        open["CRATE_SOURCES_APPLECATALOG_KEY_PATH"] = keys.keyPath
         let refused = try await Self.crate(["catalog", "auth"], env: open)
         #expect(refused.status != 0 && refused.stdout.contains("chmod 600"), "\(refused.stdout)\(refused.stderr)")
     }

@@ -1,4 +1,5 @@
 @testable import AppleCatalogREST
+import CrateDomain
 import Foundation
 import Testing
 

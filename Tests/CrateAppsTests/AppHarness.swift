@@ -19,8 +19,8 @@ struct AppHarness {
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["CRATE_DATA_DIRECTORY"] = home.appendingPathComponent("data").path
         // Never reach a real sound server from tests unless a test asks for one.
-        environment["CRATE_OUTPUT_PULSE_SERVER"] = "unix:" + home.appendingPathComponent("no-pulse").path
-        environment["CRATE_OUTPUT_WAV_PATH"] = home.appendingPathComponent("out.wav").path
+        environment["CRATE_OUTPUTS_PULSE_SERVER"] = "unix:" + home.appendingPathComponent("no-pulse").path
+        environment["CRATE_OUTPUTS_WAV_PATH"] = home.appendingPathComponent("out.wav").path
     }
 
     /// The executables sit beside the test bundle in the build folder.

@@ -95,8 +95,8 @@ extension AppSuites {
                                    tags: ["title": "Long \(n)", "artist": "Slow", "album": "Long", "track": "\(n)"])
             }
             _ = try app.crate("import", album.path)
-            let pulse = ["CRATE_OUTPUT_PLUGIN": "pulse", "CRATE_OUTPUT_PULSE_SERVER": server.server,
-                         "CRATE_OUTPUT_PULSE_SINK": server.sink]
+            let pulse = ["CRATE_OUTPUT_PLUGIN": "pulse", "CRATE_OUTPUTS_PULSE_SERVER": server.server,
+                         "CRATE_OUTPUTS_PULSE_SINK": server.sink]
             var daemon = try Daemon(app, extra: pulse)
             // Selecting track 2 queues it and the tracks after it (here: just it).
             #expect(try app.crate("play-album", "Long", "--from", "2", env: daemon.env).status == 0)

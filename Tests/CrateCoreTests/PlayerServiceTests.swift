@@ -1,4 +1,5 @@
 import CrateCore
+import CratePlugins
 import CrateDomain
 import CrateTestSupport
 import Foundation
@@ -22,9 +23,9 @@ import Testing
             }
         }
         var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
-        settings.pulseServer = pulse?.server
-        settings.pulseSink = pulse?.sink
-        let runtime = try CrateRuntime(settings: settings)
+        settings.setPluginValue("outputs.pulse.server", pulse?.server)
+        settings.setPluginValue("outputs.pulse.sink", pulse?.sink)
+        let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
         _ = try runtime.library.importPaths([dir.appendingPathComponent("music").path], mode: .reference)
         let albums = try runtime.store.albums()
         func tracks(_ title: String) throws -> [Track] {

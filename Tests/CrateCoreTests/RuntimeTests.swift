@@ -1,4 +1,5 @@
 import CrateCore
+import CratePlugins
 import CrateDomain
 import CrateTestSupport
 import Foundation
@@ -11,12 +12,12 @@ import Testing
     func settings() -> Settings {
         var s = Settings(dataDirectory: dir)
         // A PulseAudio server that cannot exist: the output must be listed unavailable, not stop start-up.
-        s.pulseServer = "unix:" + dir.appendingPathComponent("no-such-pulse-socket").path
+        s.setPluginValue("outputs.pulse.server", "unix:" + dir.appendingPathComponent("no-such-pulse-socket").path)
         return s
     }
 
     @Test func startsWithAnUnavailableOutputAndListsItsReason() throws {
-        let runtime = try CrateRuntime(settings: settings())
+        let runtime = try CrateRuntime(settings: settings(), plugins: CratePlugins.list)
         let plugins = runtime.pluginDescriptors()
         #expect(Set(plugins.map(\.kind)) == [.source, .decoder, .output])
         #expect(plugins.filter { $0.kind == .decoder }.map(\.name) == ["flac", "vorbis", "opus", "mp3", "wav"])
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func autoOutputFallsBackToTheWAVFileWithoutPulse() throws {
-        let runtime = try CrateRuntime(settings: settings())
+        let runtime = try CrateRuntime(settings: settings(), plugins: CratePlugins.list)
         let (plugin, why) = try runtime.outputs.resolve("auto")
         #expect(plugin.name == "wav" && why.contains("pulse"))
     }
@@ -39,7 +40,7 @@ import Testing
                                tags: ["title": "Song \(n)", "artist": "Band", "album": "Record", "track": "\(n)/3"])
         }
         try Data().write(to: music.appendingPathComponent("04.flac"))
-        let runtime = try CrateRuntime(settings: settings())
+        let runtime = try CrateRuntime(settings: settings(), plugins: CratePlugins.list)
         let report = try runtime.library.importPaths([dir.appendingPathComponent("music").path], mode: .reference)
         #expect(report.imported == 3 && report.failures.count == 1)
         let album = try #require(try runtime.store.albums().first)
@@ -59,7 +60,7 @@ import Testing
         let file = try Fixture.encode(.opus, to: dir.appendingPathComponent("x.opus"), frames: 4800, sampleRate: 48000)
         let renamed = dir.appendingPathComponent("x.ogg")
         try FileManager.default.moveItem(at: file, to: renamed)
-        let runtime = try CrateRuntime(settings: Settings(dataDirectory: dir))
+        let runtime = try CrateRuntime(settings: Settings(dataDirectory: dir), plugins: CratePlugins.list)
         #expect(runtime.decoders.candidates(forSuffix: "ogg").map(\.name) == ["vorbis", "opus"])
         let probe = try runtime.decoders.probe(renamed)
         #expect(probe.info.codec == "opus" && probe.info.frames == 4800)

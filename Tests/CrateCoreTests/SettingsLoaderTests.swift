@@ -1,4 +1,5 @@
 import CrateCore
+import CratePlugins
 import CrateTestSupport
 import Foundation
 import Testing
@@ -16,9 +17,7 @@ import Testing
             try Data(yaml.utf8).write(to: file)
             path = file.path
         }
-        return try await SettingsLoader.load(configPath: path, environment: environment,
-                                             knownSources: PluginCatalog.sourceNames, knownDecoders: PluginCatalog.decoderNames,
-                                             knownOutputs: PluginCatalog.outputNames)
+        return try await SettingsLoader.load(configPath: path, environment: environment, plugins: CratePlugins.list)
     }
 
     @Test func defaultsFollowXDG() async throws {
@@ -59,9 +58,35 @@ import Testing
             """)
         #expect(s.dataDirectory.path == dir.path + "/data")
         #expect(s.decoderOrder == ["mp3", "flac"] && s.disabledDecoders == ["wav"])
-        #expect(s.output == "wav" && s.pulseServer == "unix:/tmp/pulse.sock" && s.pulseSink == "speakers")
-        #expect(s.wavOutputPath.path == dir.path + "/out.wav")
+        // Former output.* keys still work, each with a warning naming its new place.
+        #expect(s.output == "wav" && s.plugin("outputs.pulse").string("server") == "unix:/tmp/pulse.sock")
+        #expect(s.plugin("outputs.pulse").string("sink") == "speakers")
+        #expect(s.plugin("outputs.wav").path("path") == dir.path + "/out.wav")
         #expect(s.httpPort == 7001 && s.logLevel == "debug")
+        #expect(s.warnings.count == 3 && s.warnings.contains { $0.contains("'output.pulse.sink'") && $0.contains("'outputs.pulse.sink'") })
+    }
+
+    @Test func pluginBlocksAreReadUnderTheirOwnNames() async throws {
+        let s = try await load(yaml: """
+            outputs:
+              pulse: {server: "unix:/run/p", sink: dac}
+            sources:
+              applecatalog: {storefront: gb, team_id: TEAM123456}
+            catalog:
+              storefront: de
+            """, env: ["CRATE_SOURCES_APPLECATALOG_USER_TOKEN": "secret-user", "CRATE_CATALOG_KEY_ID": "KEY1234567"])
+        #expect(s.plugin("outputs.pulse").string("sink") == "dac")
+        // The new name wins over the former one; a former name alone is used, with a warning.
+        #expect(s.plugin("sources.applecatalog").string("storefront") == "gb")
+        #expect(s.plugin("sources.applecatalog").string("key_id") == "KEY1234567")
+        #expect(s.plugin("sources.applecatalog").string("user_token") == "secret-user")
+        #expect(s.warnings == ["config key 'catalog.key_id' (env CRATE_CATALOG_KEY_ID) is deprecated: use 'sources.applecatalog.key_id' (env CRATE_SOURCES_APPLECATALOG_KEY_ID)"])
+        // The plugin checks its own values and says which key is wrong through its status.
+        var bad = s
+        bad.setPluginValue("sources.applecatalog.storefront", "xyz")
+        let runtime = try CrateRuntime(settings: bad, plugins: CratePlugins.list)
+        let catalog = try #require(runtime.pluginDescriptors().first { $0.name == "applecatalog" })
+        #expect(!catalog.available && catalog.reason?.contains("sources.applecatalog.storefront") == true, "\(catalog)")
     }
 
     @Test func environmentWinsOverTheFile() async throws {
@@ -95,8 +120,7 @@ import Testing
 
     @Test func explicitMissingConfigIsAnError() async throws {
         await #expect(throws: ConfigError.missingFile(path: "/nonexistent/crate.yaml")) {
-            try await SettingsLoader.load(configPath: "/nonexistent/crate.yaml", environment: [:], knownSources: [],
-                                          knownDecoders: [], knownOutputs: [])
+            try await SettingsLoader.load(configPath: "/nonexistent/crate.yaml", environment: [:], plugins: CratePlugins.list)
         }
     }
 

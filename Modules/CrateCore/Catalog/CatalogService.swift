@@ -1,5 +1,5 @@
-import AppleCatalogREST
 import CrateDomain
+import CrateFeeds
 import Foundation
 
 /// Why the catalog cannot answer, in words a user can act on.
@@ -12,9 +12,9 @@ public enum CatalogServiceError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notEnabled:
-            "the applecatalog source is not enabled (add it to sources.enabled)"
+            "no catalog source is enabled (add one, e.g. applecatalog, to sources.enabled)"
         case .unavailable(let reason):
-            "the Apple Music catalog is unavailable: \(reason)"
+            "the catalog is unavailable: \(reason)"
         case .unknownGenre(let name):
             "no genre '\(name)'; genres: \(GenreTaxonomy.superGenres.map(\.name).joined(separator: ", "))"
         case let .unknownSubcategory(name, genre, known):
@@ -46,30 +46,30 @@ public struct TaxonomyReport: Sendable, Codable {
     public var uncovered: [CatalogGenre]
 }
 
-/// The Apple Music catalog for the front ends: one client (and its cache) and one genre browser (which
-/// cancels a superseded genre's fetch) for the runtime's lifetime.
+/// The music catalog (the first enabled catalog source: Apple Music today) for the front ends: one catalog (and its
+/// cache) and one genre browser (which cancels a superseded genre's fetch) for the runtime's lifetime.
 public struct CatalogService: Sendable {
-    public let source: AppleCatalogSource?
+    public let source: (any CatalogSource)?
     let browser: CatalogGenreBrowser?
-    let config: AppleCatalogConfig
 
-    init(sources: SourceRegistry, settings: Settings) {
-        config = PluginCatalog.catalogConfig(settings.catalog)
-        source = sources.plugins.lazy.compactMap { $0 as? AppleCatalogSource }.first
-        browser = source?.client.map { CatalogGenreBrowser(catalog: $0) }
+    init(sources: SourceRegistry) {
+        source = sources.plugins.lazy.compactMap { $0 as? any CatalogSource }.first
+        browser = source?.catalog.map { CatalogGenreBrowser(catalog: $0) }
     }
 
-    /// The client, or why there is none.
-    public func client() throws -> AppleCatalogClient {
+    /// The catalog, or why there is none.
+    public func client() throws -> any MusicCatalog {
         guard let source else { throw CatalogServiceError.notEnabled }
-        guard let client = source.client else { throw CatalogServiceError.unavailable(source.status.reason ?? "unknown") }
-        return client
+        guard let catalog = source.catalog else { throw CatalogServiceError.unavailable(source.status.reason ?? "unknown") }
+        return catalog
     }
 
-    /// Checks both tokens; works without a usable configuration too (it says what is missing).
+    /// Checks the credentials; works without a usable configuration too (it says what is missing).
     public func auth() async -> CatalogAuthReport {
-        if let client = source?.client { return await client.authCheck() }
-        return await AppleCatalogClient.authCheck(config: config)
+        guard let source else {
+            return CatalogAuthReport(developerToken: .absent, userToken: .absent, messages: [CatalogServiceError.notEnabled.description])
+        }
+        return await source.authCheck()
     }
 
     public static func selection(_ genre: String, _ subcategories: [String]) throws -> GenreSelection {
@@ -132,17 +132,16 @@ public struct CatalogFailure: Sendable {
             case .unknownGenre, .unknownSubcategory: (status, code) = (400, "bad_request")
             }
             message = e.description
-        case let e as AppleCatalogError:
-            switch e {
+        case let e as any CatalogClassifiedError:
+            switch e.catalogErrorKind {
             case .notFound: (status, code) = (404, "not_found")
             case .invalidRequest: (status, code) = (400, "bad_request")
             case .rateLimited: (status, code) = (503, "rate_limited")
             case .cancelled: (status, code) = (503, "cancelled")
-            case .userTokenMissing, .userTokenRejected, .subscriptionRequired: (status, code) = (403, "catalog_user")
-            case .notConfigured, .keyFileUnreadable, .keyFileTooOpen, .badKey, .developerTokenExpired, .developerTokenRejected:
-                (status, code) = (503, "catalog_auth")
+            case .user: (status, code) = (403, "catalog_user")
+            case .auth: (status, code) = (503, "catalog_auth")
             case .previewOnly: (status, code) = (409, "preview_only")
-            case .server, .badResponse, .transport: (status, code) = (502, "catalog_failed")
+            case .failed: (status, code) = (502, "catalog_failed")
             }
             message = e.description
         default:

@@ -1,4 +1,3 @@
-import AppleCatalogREST
 import CrateDomain
 import CrateFeeds
 import CrateStorage
@@ -12,10 +11,10 @@ struct StoreFeedLibrary: LocalAlbumLibrary {
     func albums(ids: [Int64]) async throws -> [Album] { try store.albums(ids: ids) }
 }
 
-/// The Apple Music client as the catalog signals call it; each call is one page, so one request (history
+/// The music catalog as the catalog signals call it; each call is one page, so one request (history
 /// pages mixing in playlists give fewer albums rather than a second, later round trip).
-struct AppleFeedCatalog: FeedCatalog {
-    let client: AppleCatalogClient
+struct MusicFeedCatalog: FeedCatalog {
+    let client: any MusicCatalog
 
     func recentlyPlayedAlbums(limit: Int) async throws -> [Album] { try await client.recentlyPlayedAlbums(limit: limit, maxPages: 1) }
     func heavyRotationAlbums(limit: Int) async throws -> [Album] { try await client.heavyRotationAlbums(limit: limit, maxPages: 1) }

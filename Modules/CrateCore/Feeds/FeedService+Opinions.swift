@@ -1,4 +1,3 @@
-import AppleCatalogREST
 import CrateDomain
 import CrateFeeds
 import CrateStorage
@@ -57,7 +56,7 @@ extension FeedService {
         var outcome = OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist,
                                      opinion: opinion, writes: [], notSent: nil)
         guard isCatalog(album), let externalID = album.externalID else { return outcome }
-        let client: AppleCatalogClient
+        let client: any MusicCatalog
         do {
             client = try catalog.client()
         } catch {
@@ -66,7 +65,7 @@ extension FeedService {
             return outcome
         }
         guard client.hasUserToken else {
-            outcome.notSent = "kept locally, not sent to Apple Music: no user token (set catalog.user_token)"
+            outcome.notSent = "kept locally, not sent to Apple Music: no user token (set sources.applecatalog.user_token_file or CRATE_SOURCES_APPLECATALOG_USER_TOKEN)"
             logger.warning("feeds: \(opinion.rawValue) of \(outcome.album) \(outcome.notSent ?? "")")
             return outcome
         }
@@ -79,7 +78,7 @@ extension FeedService {
     }
 
     /// The catalog writes of an opinion, concurrently; each write's outcome on its own.
-    static func writeBack(_ opinion: Opinion, albumID: String, client: AppleCatalogClient) async -> [OpinionOutcome.Write] {
+    static func writeBack(_ opinion: Opinion, albumID: String, client: any MusicCatalog) async -> [OpinionOutcome.Write] {
         typealias Job = (name: String, run: @Sendable () async throws -> Void)
         let jobs: [Job] = opinion == .favorite ? [
             ("add to library", { @Sendable in try await client.addToLibrary(albumIDs: [albumID]) }),

@@ -1,4 +1,3 @@
-import AppleCatalogREST
 import CrateDomain
 import CrateFeeds
 import CrateStorage
@@ -189,7 +188,7 @@ public actor FeedService {
         } catch {
             logger.warning("feeds: cannot read catalog likes: \(ErrorText.describe(error))")
         }
-        let feedCatalog = (try? catalog.client()).map { AppleFeedCatalog(client: $0) }
+        let feedCatalog = (try? catalog.client()).map { MusicFeedCatalog(client: $0) }
         let profile = FeedProfile.make(snapshot: snapshot, catalogFavorites: catalogLiked)
         return (FeedSignals.make(ids, local: local, catalog: feedCatalog, profile: profile), excluded)
     }

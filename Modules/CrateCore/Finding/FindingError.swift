@@ -13,7 +13,7 @@ public enum FindingError: Error, Sendable, CustomStringConvertible {
             "search needs words (e.g. `crate search jud bea`, `crate search artist:beatles year:1965..1969`)"
         case .noCatalog(let enabled):
             "external search: no enabled source offers catalog search (enabled: \(enabled.joined(separator: ", "))); "
-                + "configure the AppleCatalogREST source to search the Apple Music catalog"
+                + "configure a catalog source (sources.applecatalog.*) to search the Apple Music catalog"
         case let .catalogFailed(source, reason):
             "external search: \(source) failed: \(reason)"
         case let .cannotRead(path, reason):

@@ -34,7 +34,7 @@ extension AppleCatalogClient {
             report.messages.append("user token: \(problem)")
         } else if userToken.token == nil {
             report.userToken = .absent
-            report.messages.append("user token: none; set catalog.user_token_file (or catalog.user_token) for your library, "
+            report.messages.append("user token: none; set sources.applecatalog.user_token_file (or sources.applecatalog.user_token) for your library, "
                                    + "history, recommendations and ratings")
         } else if report.developerToken != .ok {
             report.userToken = .problem
@@ -118,18 +118,18 @@ extension AppleCatalogClient {
         case let .signing(_, teamID, keyID, _):
             return "signed with key \(keyID) of team \(teamID), renewed automatically; this one is valid\(until)"
         case .ready:
-            return "ready token from catalog.developer_token" + (expires == nil ? ", expiry unknown" : ", valid\(until)")
+            return "ready token from sources.applecatalog.developer_token" + (expires == nil ? ", expiry unknown" : ", valid\(until)")
         }
     }
 
     /// What to look at after a 401: Apple's ids are 10 characters.
     private func credentialHints() -> [String] {
         guard case let .signing(_, teamID, keyID, _) = developerToken.origin else {
-            return ["hint: make a new developer token, or set catalog.team_id, catalog.key_id and catalog.key_path"]
+            return ["hint: make a new developer token, or set sources.applecatalog.team_id, sources.applecatalog.key_id and sources.applecatalog.key_path"]
         }
         var hints: [String] = []
-        if teamID.count != 10 { hints.append("hint: catalog.team_id should be your 10-character Team ID") }
-        if keyID.count != 10 { hints.append("hint: catalog.key_id should be the 10-character Key ID of the .p8 key") }
+        if teamID.count != 10 { hints.append("hint: sources.applecatalog.team_id should be your 10-character Team ID") }
+        if keyID.count != 10 { hints.append("hint: sources.applecatalog.key_id should be the 10-character Key ID of the .p8 key") }
         return hints
     }
 

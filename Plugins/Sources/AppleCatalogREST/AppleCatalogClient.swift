@@ -252,3 +252,6 @@ public actor AppleCatalogClient {
         return (items, nil)
     }
 }
+
+/// The client is the catalog Core and the feeds use (its charts and album search also page genre browsing).
+extension AppleCatalogClient: MusicCatalog {}

@@ -55,7 +55,7 @@ public struct AppleCatalogConfig: Sendable, Hashable {
     /// Which settings are missing, for the "unavailable" reason.
     public var missingCredentials: [String] {
         if developerToken != nil { return [] }
-        return [("catalog.team_id", teamID), ("catalog.key_id", keyID), ("catalog.key_path", keyPath)]
+        return [("sources.applecatalog.team_id", teamID), ("sources.applecatalog.key_id", keyID), ("sources.applecatalog.key_path", keyPath)]
             .filter { $0.1 == nil }.map(\.0)
     }
 }

@@ -1,3 +1,4 @@
+import CrateDomain
 import Foundation
 
 /// Why a catalog call failed, as one short line a user can act on. Apple's bodies are never shown
@@ -24,7 +25,7 @@ public enum AppleCatalogError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// The `unavailable` reason of an unconfigured source.
     public static let notConfiguredText =
-        "not configured: set catalog.team_id, catalog.key_id and catalog.key_path (or catalog.developer_token)"
+        "not configured: set sources.applecatalog.team_id, sources.applecatalog.key_id and sources.applecatalog.key_path (or sources.applecatalog.developer_token)"
 
     public var description: String {
         switch self {
@@ -41,13 +42,13 @@ public enum AppleCatalogError: Error, Sendable, Hashable, CustomStringConvertibl
         case let .badKey(path, reason):
             "\(path) is not a usable Apple Music key (a .p8 file holding a P-256 private key): \(reason)"
         case .developerTokenExpired:
-            "the Apple Music developer token has expired; make a new one, or set catalog.team_id, catalog.key_id "
-                + "and catalog.key_path so Crate signs and renews it"
+            "the Apple Music developer token has expired; make a new one, or set sources.applecatalog.team_id, sources.applecatalog.key_id "
+                + "and sources.applecatalog.key_path so Crate signs and renews it"
         case .developerTokenRejected:
-            "Apple Music refused the developer token (401): check catalog.team_id and catalog.key_id, and that the key "
+            "Apple Music refused the developer token (401): check sources.applecatalog.team_id and sources.applecatalog.key_id, and that the key "
                 + "has the MusicKit service"
         case .userTokenMissing:
-            "no Music-User-Token: set catalog.user_token_file (or catalog.user_token) to use your library and history"
+            "no Music-User-Token: set sources.applecatalog.user_token_file (or sources.applecatalog.user_token) to use your library and history"
         case .userTokenRejected:
             "Apple Music refused the Music-User-Token (403): it is invalid or expired; sign in again to get a new one"
         case .subscriptionRequired:
@@ -69,6 +70,21 @@ public enum AppleCatalogError: Error, Sendable, Hashable, CustomStringConvertibl
             "Apple Music refused the request: \(reason)"
         case .previewOnly(let ref):
             "\(ref) cannot be played in full outside Apple's own players (DRM); only its 30-second preview can be played"
+        }
+    }
+}
+
+extension AppleCatalogError: CatalogClassifiedError {
+    public var catalogErrorKind: CatalogErrorKind {
+        switch self {
+        case .notFound: .notFound
+        case .invalidRequest: .invalidRequest
+        case .rateLimited: .rateLimited
+        case .cancelled: .cancelled
+        case .userTokenMissing, .userTokenRejected, .subscriptionRequired: .user
+        case .notConfigured, .keyFileUnreadable, .keyFileTooOpen, .badKey, .developerTokenExpired, .developerTokenRejected: .auth
+        case .previewOnly: .previewOnly
+        case .server, .badResponse, .transport: .failed
         }
     }
 }

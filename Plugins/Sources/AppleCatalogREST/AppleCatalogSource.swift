@@ -7,7 +7,7 @@ import FoundationNetworking
 /// The Apple Music catalog as a source under the `applemusic:` scheme: its albums and songs map into
 /// the library's `Album` and `Track`, and it answers external searches. Its tracks cannot be played in
 /// full here (Apple's DRM); each keeps its 30-second preview URL.
-public struct AppleCatalogSource: CatalogSearchingSource {
+public struct AppleCatalogSource: CatalogSource {
     public static let scheme = CatalogMapping.source
 
     public let name = "applecatalog"
@@ -15,10 +15,14 @@ public struct AppleCatalogSource: CatalogSearchingSource {
     public let status: PluginStatus
     /// The client, when the source is available.
     public let client: AppleCatalogClient?
+    let config: AppleCatalogConfig
+    private let settingsProblem: String?
 
     /// Unavailable, with the reason, without credentials, with a key that cannot be used, or with a
     /// ready developer token that has expired.
     public init(config: AppleCatalogConfig, session: URLSession? = nil) {
+        self.config = config
+        settingsProblem = nil
         guard config.hasDeveloperCredentials else {
             status = .unavailable(reason: AppleCatalogError.notConfigured(missing: config.missingCredentials).description)
             client = nil
@@ -37,6 +41,26 @@ public struct AppleCatalogSource: CatalogSearchingSource {
             status = .unavailable(reason: error.description)
             client = nil
         }
+    }
+
+    /// Unavailable because a setting of the block is wrong (the reason names the key).
+    init(config: AppleCatalogConfig, settingsProblem: String) {
+        self.config = config
+        self.settingsProblem = settingsProblem
+        status = .unavailable(reason: settingsProblem)
+        client = nil
+    }
+
+    public var catalog: (any MusicCatalog)? { client }
+
+    public var isConfigured: Bool {
+        settingsProblem != nil || [config.teamID, config.keyID, config.keyPath, config.developerToken, config.userToken,
+                                   config.userTokenFile].contains { $0 != nil }
+    }
+
+    public func authCheck() async -> CatalogAuthReport {
+        if let client { return await client.authCheck() }
+        return await AppleCatalogClient.authCheck(config: config)
     }
 
     public static func ref(songID: String) -> TrackRef { TrackRef(source: scheme, id: songID) }

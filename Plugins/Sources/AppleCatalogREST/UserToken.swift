@@ -14,16 +14,16 @@ struct UserToken: Sendable {
         }
         guard let path = config.userTokenFile else { return }
         guard FileManager.default.fileExists(atPath: path) else {
-            problem = "catalog.user_token_file \(path) does not exist"
+            problem = "sources.applecatalog.user_token_file \(path) does not exist"
             return
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            problem = "catalog.user_token_file \(path) cannot be read"
+            problem = "sources.applecatalog.user_token_file \(path) cannot be read"
             return
         }
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if value.isEmpty {
-            problem = "catalog.user_token_file \(path) is empty"
+            problem = "sources.applecatalog.user_token_file \(path) is empty"
         } else {
             token = value
         }

@@ -1,4 +1,5 @@
 import CrateCore
+import CratePlugins
 import CrateDomain
 import Foundation
 
@@ -11,7 +12,7 @@ enum FeedLibrary {
     static func make(_ dir: URL, albums count: Int, catalogEnv: Bool = false) throws -> CrateRuntime {
         var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
         settings.enabledSources = ["localfiles"]
-        let runtime = try CrateRuntime(settings: settings)
+        let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
         let info = StreamInfo(codec: "flac", sampleRate: 44100, channels: 2, bitsPerSample: 16, frames: 44100 * 200)
         for n in 0..<count {
             let artist = "Artist \(n / 3)", title = "Album \(n)", genre = genres[n % genres.count]

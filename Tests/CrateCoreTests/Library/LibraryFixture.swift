@@ -1,4 +1,5 @@
 import CrateCore
+import CratePlugins
 import CrateDomain
 import CrateTestSupport
 import Foundation
@@ -14,10 +15,10 @@ struct LibraryFixture {
         music = dir.appendingPathComponent("music", isDirectory: true)
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         settings = Settings(dataDirectory: dir.appendingPathComponent("data", isDirectory: true))
-        settings.pulseServer = "unix:" + dir.appendingPathComponent("no-pulse").path
+        settings.setPluginValue("outputs.pulse.server", "unix:" + dir.appendingPathComponent("no-pulse").path)
     }
 
-    func runtime() throws -> CrateRuntime { try CrateRuntime(settings: settings) }
+    func runtime() throws -> CrateRuntime { try CrateRuntime(settings: settings, plugins: CratePlugins.list) }
 
     /// Artist/Album/NN.flac, `count` tracks of `frames` frames; `tone` keeps albums' audio distinct.
     @discardableResult

@@ -1,14 +1,6 @@
 import CrateDomain
 import Foundation
 
-/// The two catalog calls genre browsing needs. `AppleCatalogClient` answers them from Apple; tests fake them.
-public protocol CatalogAlbumPaging: Sendable {
-    /// Albums of the most-played chart of a genre (the overall chart when nil); `limit` ≤ 50.
-    func chartAlbums(genreID: String?, offset: Int, limit: Int) async throws -> CatalogPage<Album>
-    /// Albums matching a search term, by relevance; `limit` ≤ 25.
-    func searchAlbums(term: String, offset: Int, limit: Int) async throws -> CatalogPage<Album>
-}
-
 /// One page of a genre selection.
 public struct GenreBrowsePage: Sendable, Hashable {
     public var selection: GenreSelection

@@ -1,11 +1,9 @@
-import AppleCatalogREST
+import CrateFeeds
 import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
 
-private func album(_ id: String) -> Album { catalogAlbum(id) }
-private func albums(_ prefix: String, _ count: Int) -> [Album] { catalogAlbums(prefix, count) }
 private func ids(_ albums: [Album]) -> [String] { mergeKeys(albums) }
 
 /// Charts and search answered from fixed lists, pages cut like Apple's (with `next` links); records every call.
@@ -74,7 +72,7 @@ private actor FakeCatalog: CatalogAlbumPaging {
     }
 
     @Test func aSuperGenreReadsItsChartsInterleavedByRank() async throws {
-        let lists = ["21": albums("r", 60), "20": albums("a", 60), "1153": albums("m", 60)]
+        let lists = ["21": catalogAlbums("r", 60), "20": catalogAlbums("a", 60), "1153": catalogAlbums("m", 60)]
         let fake = FakeCatalog(charts: lists)
         let page = try await CatalogGenreBrowser(catalog: fake).browse(GenreSelection(superGenre: rock))
         #expect(ids(page.albums) == ids(Array(GenreMerge.union([lists["21"], lists["20"], lists["1153"]].compactMap { $0 })
@@ -88,9 +86,9 @@ private actor FakeCatalog: CatalogAlbumPaging {
 
     @Test func aSubcategoryReadsSearchForItsTerm() async throws {
         let indie = try sub("rock.indie")
-        let fake = FakeCatalog(charts: ["21": albums("r", 60)], searches: ["Indie Rock": albums("i", 80)])
+        let fake = FakeCatalog(charts: ["21": catalogAlbums("r", 60)], searches: ["Indie Rock": catalogAlbums("i", 80)])
         let page = try await CatalogGenreBrowser(catalog: fake).browse(GenreSelection(superGenre: rock, subcategories: [indie]))
-        #expect(ids(page.albums) == ids(albums("i", 50)))
+        #expect(ids(page.albums) == ids(catalogAlbums("i", 50)))
         let calls = await fake.calls
         #expect(calls.allSatisfy { $0.endpoint == "search" && $0.key == "Indie Rock" && $0.limit == 25 })
         #expect(Set(calls.map(\.offset)) == [0, 25])
@@ -100,8 +98,8 @@ private actor FakeCatalog: CatalogAlbumPaging {
         let punk = try sub("rock.punk")
         let indie = try sub("rock.indie")
         let fake = FakeCatalog(searches: [
-            "Punk Rock": [album("p0"), album("x"), album("p2"), album("p3")],
-            "Indie Rock": [album("i0"), album("i1"), album("x"), album("i3")],
+            "Punk Rock": [catalogAlbum("p0"), catalogAlbum("x"), catalogAlbum("p2"), catalogAlbum("p3")],
+            "Indie Rock": [catalogAlbum("i0"), catalogAlbum("i1"), catalogAlbum("x"), catalogAlbum("i3")],
         ])
         let browser = CatalogGenreBrowser(catalog: fake)
         let page = try await browser.browse(GenreSelection(superGenre: rock, subcategories: [punk, indie]))
@@ -113,22 +111,22 @@ private actor FakeCatalog: CatalogAlbumPaging {
 
     @Test func aSparseChartIsFilledFromSearchForTheSuperGenre() async throws {
         let country = try genre("country")
-        let charts = albums("c", 12)
-        let search = [album("c3")] + albums("s", 200)
+        let charts = catalogAlbums("c", 12)
+        let search = [catalogAlbum("c3")] + catalogAlbums("s", 200)
         let fake = FakeCatalog(charts: ["6": charts], searches: ["Country": search])
         let browser = CatalogGenreBrowser(catalog: fake)
         let first = try await browser.browse(GenreSelection(superGenre: country))
-        #expect(ids(first.albums) == ids(charts + albums("s", 38)))
+        #expect(ids(first.albums) == ids(charts + catalogAlbums("s", 38)))
         let second = try await browser.browse(GenreSelection(superGenre: country), page: 1)
-        #expect(ids(second.albums) == ids(Array(albums("s", 88)[38...])))
+        #expect(ids(second.albums) == ids(Array(catalogAlbums("s", 88)[38...])))
         #expect(await fake.calls.allSatisfy { $0.endpoint == "charts" ? $0.limit <= 50 : $0.limit <= 25 })
     }
 
     @Test func laterPagesContinueWithoutRepeats() async throws {
         // Overlapping charts: some albums chart in two genres.
-        let r = albums("r", 150)
-        let a = albums("a", 20) + [r[70], r[3]] + albums("a", 150).suffix(100)
-        let m = albums("m", 30) + [a[5]] + albums("m", 200).suffix(150)
+        let r = catalogAlbums("r", 150)
+        let a = catalogAlbums("a", 20) + [r[70], r[3]] + catalogAlbums("a", 150).suffix(100)
+        let m = catalogAlbums("m", 30) + [a[5]] + catalogAlbums("m", 200).suffix(150)
         let fake = FakeCatalog(charts: ["21": r, "20": a, "1153": m])
         let browser = CatalogGenreBrowser(catalog: fake)
         var shown: [Album] = []
@@ -143,10 +141,10 @@ private actor FakeCatalog: CatalogAlbumPaging {
 
     @Test func browsingStopsAtTheCap() async throws {
         let jazz = try genre("jazz")
-        let fake = FakeCatalog(charts: ["11": albums("j", 700)])
+        let fake = FakeCatalog(charts: ["11": catalogAlbums("j", 700)])
         let browser = CatalogGenreBrowser(catalog: fake)
         let last = try await browser.browse(GenreSelection(superGenre: jazz), page: 9)
-        #expect(ids(last.albums) == ids(Array(albums("j", 500)[450...])))
+        #expect(ids(last.albums) == ids(Array(catalogAlbums("j", 500)[450...])))
         #expect(!last.hasMore)
         let calls = await fake.calls.count
         #expect(try await browser.browse(GenreSelection(superGenre: jazz), page: 10).albums.isEmpty)
@@ -157,7 +155,7 @@ private actor FakeCatalog: CatalogAlbumPaging {
 
     @Test func aPageAlreadyFetchedCostsNoCall() async throws {
         let jazz = try genre("jazz")
-        let fake = FakeCatalog(charts: ["11": albums("j", 120)])
+        let fake = FakeCatalog(charts: ["11": catalogAlbums("j", 120)])
         let browser = CatalogGenreBrowser(catalog: fake)
         let first = try await browser.browse(GenreSelection(superGenre: jazz))
         let before = await fake.calls.count
@@ -169,13 +167,13 @@ private actor FakeCatalog: CatalogAlbumPaging {
     @Test(.timeLimit(.minutes(1)))  // a guard against a hang if cancellation broke, not a timing check
     func choosingAnotherGenreCancelsTheFetchInFlight() async throws {
         let jazz = try genre("jazz")
-        let fake = FakeCatalog(charts: ["20": albums("a", 10), "11": albums("j", 60)], blocking: "21")
+        let fake = FakeCatalog(charts: ["20": catalogAlbums("a", 10), "11": catalogAlbums("j", 60)], blocking: "21")
         let browser = CatalogGenreBrowser(catalog: fake)
         let rockSelection = GenreSelection(superGenre: rock)
         let superseded = Task { try await browser.browse(rockSelection) }
         await fake.waitUntilBlocked()
         let page = try await browser.browse(GenreSelection(superGenre: jazz))
-        #expect(ids(page.albums) == ids(albums("j", 50)))
+        #expect(ids(page.albums) == ids(catalogAlbums("j", 50)))
         // If the browser failed to cancel, the time limit cancels the test, which ends `superseded` too, so the
         // run reports a failure instead of hanging.
         await #expect(throws: CancellationError.self) {

@@ -1,0 +1,30 @@
+import AppleCatalogREST
+import CrateDomain
+import FLACDecoder
+import LocalFilesSource
+import MP3Decoder
+import NullOutput
+import OpusDecoder
+import PulseAudioOutput
+import VorbisDecoder
+import WAVDecoder
+import WAVFileOutput
+
+/// The composition root: every plugin this build of Crate ships, one line each. This is the only code that
+/// imports concrete plugins; the apps hand the list to Core at start-up. Adding a source, decoder or output is one
+/// folder under Plugins/ (with its `registration`) and one line here (see Docs/ARCHITECTURE.md).
+public enum CratePlugins {
+    public static let list = PluginList([
+        LocalFilesSource.registration,
+        AppleCatalogSource.registration,
+        // Decoders: registration order is the default priority.
+        FLACDecoderPlugin.registration,
+        VorbisDecoderPlugin.registration,
+        OpusDecoderPlugin.registration,
+        MP3DecoderPlugin.registration,
+        WAVDecoderPlugin.registration,
+        PulseAudioOutputPlugin.registration,
+        WAVFileOutputPlugin.registration,
+        NullOutputPlugin.registration,
+    ], autoOutputOrder: ["pulse", "wav"])
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// How a plugin joins Crate: its name, the settings block it reads (`sources.applecatalog.*`) and how to make it
+/// from those settings. The composition root (CratePlugins) lists one registration per plugin; nothing else names
+/// a plugin.
+public struct PluginRegistration: Sendable {
+    public let kind: PluginKind
+    public let name: String
+    /// The settings block, `sources.NAME`, `decoders.NAME` or `outputs.NAME`.
+    public let block: String
+    public let keys: [PluginSettingKey]
+    private let make: @Sendable (PluginSettings) -> PluginParts
+
+    public init(kind: PluginKind, name: String, keys: [PluginSettingKey] = [],
+                make: @escaping @Sendable (PluginSettings) -> PluginParts) {
+        self.kind = kind
+        self.name = name
+        block = "\(kind.rawValue)s.\(name)"
+        self.keys = keys
+        self.make = make
+    }
+
+    public static func source(_ name: String, keys: [PluginSettingKey] = [],
+                              _ make: @escaping @Sendable (PluginSettings) -> any SourcePlugin) -> PluginRegistration {
+        PluginRegistration(kind: .source, name: name, keys: keys) { PluginParts(sources: [make($0)]) }
+    }
+
+    public static func decoder(_ name: String, keys: [PluginSettingKey] = [],
+                               _ make: @escaping @Sendable (PluginSettings) -> any DecoderPlugin) -> PluginRegistration {
+        PluginRegistration(kind: .decoder, name: name, keys: keys) { PluginParts(decoders: [make($0)]) }
+    }
+
+    public static func output(_ name: String, keys: [PluginSettingKey] = [],
+                              _ make: @escaping @Sendable (PluginSettings) -> any OutputPlugin) -> PluginRegistration {
+        PluginRegistration(kind: .output, name: name, keys: keys) { PluginParts(outputs: [make($0)]) }
+    }
+
+    /// Makes the plugin's parts from its block (an empty block when the config says nothing).
+    public func parts(_ settings: PluginSettings) -> PluginParts { make(settings) }
+}
+
+/// What one plugin provides: usually one source, decoder or output; a source may bring input providers too
+/// (URLStream reads `http:` and `https:`).
+public struct PluginParts: Sendable {
+    public var sources: [any SourcePlugin]
+    public var decoders: [any DecoderPlugin]
+    public var outputs: [any OutputPlugin]
+    public var inputs: [any InputProvider]
+
+    public init(sources: [any SourcePlugin] = [], decoders: [any DecoderPlugin] = [], outputs: [any OutputPlugin] = [],
+                inputs: [any InputProvider] = []) {
+        self.sources = sources
+        self.decoders = decoders
+        self.outputs = outputs
+        self.inputs = inputs
+    }
+}
+
+/// One key of a plugin's block, e.g. `team_id` of `sources.applecatalog`.
+public struct PluginSettingKey: Sendable, Hashable {
+    public var name: String
+    /// Never printed or logged (`crate config` shows `(set)`).
+    public var secret: Bool
+    /// Names this key had before plugins owned their blocks; still read, with a deprecation warning.
+    public var formerNames: [String]
+    public var help: String
+
+    public init(_ name: String, secret: Bool = false, formerly formerNames: [String] = [], help: String) {
+        self.name = name
+        self.secret = secret
+        self.formerNames = formerNames
+        self.help = help
+    }
+}
+
+/// A plugin's block as read from the config file and `CRATE_*` environment: text per key (lists comma-joined);
+/// the plugin parses and checks it and reports problems through its `PluginStatus`.
+public struct PluginSettings: Sendable, Hashable {
+    public let block: String
+    public let values: [String: String]
+    /// Crate's data folder, for defaults that live there (the WAV output's file).
+    public let dataDirectory: URL
+
+    public init(block: String, values: [String: String] = [:], dataDirectory: URL) {
+        self.block = block
+        self.values = values
+        self.dataDirectory = dataDirectory
+    }
+
+    public func string(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// A path, with `~/` expanded.
+    public func path(_ name: String) -> String? {
+        string(name).map { $0.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.path + $0.dropFirst(1) : $0 }
+    }
+
+    /// The full key, for messages: `sources.applecatalog.storefront`.
+    public func key(_ name: String) -> String { "\(block).\(name)" }
+
+    /// A problem with one key, as a plugin's `unavailable` reason.
+    public func problem(_ name: String, _ value: String, accepted: String) -> String {
+        "\(key(name)) has the invalid value '\(value)'; accepted: \(accepted)"
+    }
+}
+
+/// The plugins one build of Crate ships, in registration order (the default decoder priority), and the output
+/// order `output.plugin: auto` tries.
+public struct PluginList: Sendable {
+    public var registrations: [PluginRegistration]
+    public var autoOutputOrder: [String]
+
+    public init(_ registrations: [PluginRegistration], autoOutputOrder: [String]) {
+        self.registrations = registrations
+        self.autoOutputOrder = autoOutputOrder
+    }
+
+    public func names(_ kind: PluginKind) -> [String] { registrations.filter { $0.kind == kind }.map(\.name) }
+
+    /// The decoders, in registration order, made with empty settings blocks (for tools that only decode).
+    public func decoders() -> [any DecoderPlugin] {
+        registrations.filter { $0.kind == .decoder }
+            .flatMap { $0.parts(PluginSettings(block: $0.block, dataDirectory: FileManager.default.temporaryDirectory)).decoders }
+    }
+}

@@ -1,0 +1,5 @@
+import CrateDomain
+
+extension FLACDecoderPlugin {
+    public static let registration = PluginRegistration.decoder("flac") { _ in FLACDecoderPlugin() }
+}

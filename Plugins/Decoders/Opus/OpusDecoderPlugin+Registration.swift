@@ -1,0 +1,5 @@
+import CrateDomain
+
+extension OpusDecoderPlugin {
+    public static let registration = PluginRegistration.decoder("opus") { _ in OpusDecoderPlugin() }
+}

@@ -1,0 +1,5 @@
+import CrateDomain
+
+extension WAVDecoderPlugin {
+    public static let registration = PluginRegistration.decoder("wav") { _ in WAVDecoderPlugin() }
+}

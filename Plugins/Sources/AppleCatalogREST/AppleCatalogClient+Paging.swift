@@ -1,2 +1,0 @@
-/// Genre browsing pages through the client's charts and album search.
-extension AppleCatalogClient: CatalogAlbumPaging {}
