@@ -41,6 +41,7 @@ run: build
 
 # Swift tests first, then the real-browser tests (Debian's chromium through Playwright) against the same build.
 test: test-deps
+	scripts/check-boundaries.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	.build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser

@@ -5,7 +5,13 @@ import PackageDescription
 // Apps -> CrateCore -> (plugins, CrateStorage, CrateAudio) -> CrateDomain.
 // A plugin depends on CrateDomain (and its own C module) only.
 
-let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+// The compiler holds the boundaries: an import is internal unless declared `public import`, and a member is visible
+// only where its module is imported (so front ends, which never import CrateStorage, cannot reach the store).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
 
 func system(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Plugins/System/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])

@@ -15,7 +15,7 @@ struct Albums: AsyncParsableCommand {
 
     func run() async throws {
         let runtime = try await options.runtime()
-        let albums = try userFacing { try runtime.store.albums(sort: order.sort(sort), includeDisliked: disliked) }
+        let albums = try userFacing { try runtime.collection.albums(sort: order.sort(sort), includeDisliked: disliked) }
         if json { return try printJSON(albums) }
         if ids { return albums.forEach { print($0.id) } }
         if albums.isEmpty { return print("The library is empty: add music with `crate import FOLDER`.") }
@@ -38,13 +38,13 @@ struct Tracks: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await options.runtime()
         guard let album else {
-            let tracks = try userFacing { try runtime.store.tracks(sort: order.sort(sort), offset: offset, limit: limit) }
+            let tracks = try userFacing { try runtime.collection.tracks(sort: order.sort(sort), offset: offset, limit: limit) }
             if json { return try printJSON(tracks) }
             return tracks.forEach { print(Line.track($0)) }
         }
         let (found, tracks) = try userFacing {
-            let found = try runtime.store.resolveAlbum(album)
-            return (found, try runtime.store.tracks(albumID: found.id))
+            let found = try runtime.collection.resolveAlbum(album)
+            return (found, try runtime.collection.tracks(albumID: found.id))
         }
         if json { return try printJSON(tracks) }
         print("\(found.artist) — \(found.title)")
@@ -69,7 +69,7 @@ struct Artists: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try await options.runtime().store
+        let store = try await options.runtime().collection
         guard !artist.isEmpty else {
             let artists = try userFacing { try store.albumArtists(order: order.direction, favoritesFirst: order.favoritesFirst) }
             if json { return try printJSON(artists) }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CrateCore
+import FoundationEssentials
+import CrateDomain
 
 struct Config: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,10 +1,9 @@
 import ArgumentParser
 import CrateCore
 import CrateDomain
-import CrateStorage
 
 /// Finds the item a user named: a track by id, an album, artist or playlist by id or name.
-func resolveItem(_ kind: FavoriteKind, _ text: String, _ store: LibraryStore) throws -> (id: Int64, name: String) {
+func resolveItem(_ kind: FavoriteKind, _ text: String, _ store: MusicCollection) throws -> (id: Int64, name: String) {
     switch kind {
     case .track:
         guard let id = Int64(text) else { throw CLIError("a track is named by its id (see `crate tracks ALBUM` or `crate search`)") }
@@ -34,7 +33,7 @@ struct Fav: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try await options.runtime().store
+        let store = try await options.runtime().collection
         guard let kind else {
             let f = try userFacing { try store.favorites() }
             if json { return try printJSON(f) }
@@ -72,7 +71,7 @@ struct Dislike: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try await options.runtime().store
+        let store = try await options.runtime().collection
         guard !album.isEmpty else {
             let disliked = try userFacing { try store.favorites().dislikedAlbums }
             if json { return try printJSON(disliked) }

@@ -10,7 +10,7 @@ struct HomeCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try await options.runtime().store
+        let store = try await options.runtime().collection
         let home = try userFacing { try store.home() }
         if json { return try printJSON(home) }
         print("Recent albums and playlists (\(home.recentItems.count))")
@@ -36,7 +36,7 @@ struct LyricsCommand: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await options.runtime()
         let found = try await userFacingAsync { () -> (Track, Lyrics?) in
-            guard let t = try runtime.store.track(id: track) else { throw CLIError("no track has id \(track)") }
+            guard let t = try runtime.collection.track(id: track) else { throw CLIError("no track has id \(track)") }
             return (t, try await runtime.lyrics.lyrics(for: t))
         }
         guard let lyrics = found.1 else { return print("No lyrics for \(found.0.title) — \(found.0.artist).") }

@@ -1,7 +1,7 @@
-import ArgumentParser
-import CrateCore
-import CrateDomain
-import Foundation
+public import ArgumentParser
+public import CrateCore
+public import CrateDomain
+public import Foundation
 
 extension ImportMode: ExpressibleByArgument {}
 
@@ -69,7 +69,7 @@ struct ImportFiles: AsyncParsableCommand {
         try output.run { progress in
             try runtime.library.importPaths(paths, mode: mode, deleteOriginals: deleteOriginals ? true : nil, progress: progress)
         }
-        let counts = try userFacing { try runtime.store.counts() }
+        let counts = try userFacing { try runtime.collection.counts() }
         if !output.json { print("Library: \(counts.albums) albums, \(counts.tracks) tracks, \(counts.artists) artists") }
     }
 }
@@ -86,10 +86,10 @@ struct Failures: AsyncParsableCommand {
         let runtime = try await options.runtime()
         if retry { return try output.run { try runtime.library.retryFailures(progress: $0) } }
         if clear {
-            let n = try userFacing { try runtime.store.clearScanFailures() }
+            let n = try userFacing { try runtime.collection.clearScanFailures() }
             return output.json ? try printJSON(["cleared": n]) : print("cleared \(n) failures")
         }
-        let failures = try userFacing { try runtime.store.scanFailures() }
+        let failures = try userFacing { try runtime.collection.scanFailures() }
         if output.json { return try printJSON(failures) }
         if failures.isEmpty { return print("No failed imports.") }
         for f in failures { print("\(f.path): \(f.reason)") }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CrateCore
 import CrateDomain
-import CrateStorage
 import Foundation
 
 struct Library: AsyncParsableCommand {
@@ -95,7 +94,7 @@ struct ArtworkRepair: AsyncParsableCommand {
 
     func run() async throws {
         let runtime = try await options.runtime()
-        if recheck { _ = try userFacing { try runtime.store.resetArtworkChecks() } }
+        if recheck { _ = try userFacing { try runtime.collection.resetArtworkChecks() } }
         let status = runtime.library.repairArtwork(limit: limit, pause: 0)
         if json { return try printJSON(status) }
         if let message = status.message { throw CLIError(message) }

@@ -1,6 +1,7 @@
-import ArgumentParser
-import CrateCore
-import CrateDomain
+public import ArgumentParser
+public import CrateCore
+public import CrateDomain
+import FoundationInternationalization
 
 // Sort keys are typed on the command line as their raw values.
 extension SortDirection: ExpressibleByArgument {}

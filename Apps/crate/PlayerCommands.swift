@@ -1,7 +1,7 @@
-import ArgumentParser
-import CrateCore
-import CrateDomain
-import Foundation
+public import ArgumentParser
+public import CrateCore
+public import CrateDomain
+public import Foundation
 
 /// Options for commands that talk to the daemon.
 struct DaemonOptions: ParsableArguments {
@@ -178,7 +178,7 @@ struct PlayAlbum: AsyncParsableCommand {
     @Option(help: "Start at this track (1 = the first in album order).") var from: Int = 1
     func run() async throws {
         let runtime = try await options.global.runtime()
-        let found = try userFacing { try runtime.store.resolveAlbum(album) }
+        let found = try userFacing { try runtime.collection.resolveAlbum(album) }
         let status = try await DaemonClient(settings: runtime.settings)
             .command("queue/play-album", ["albumID": found.id, "from": from])
         try options.show(status)

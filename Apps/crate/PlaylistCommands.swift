@@ -1,7 +1,6 @@
 import ArgumentParser
 import CrateCore
 import CrateDomain
-import CrateStorage
 import Foundation
 
 struct PlaylistCommand: AsyncParsableCommand {
@@ -16,7 +15,7 @@ struct PlaylistCommand: AsyncParsableCommand {
 }
 
 /// The playlist a user named; nil for the Favorites pseudo-playlist.
-func resolvePlaylist(_ text: String, _ store: LibraryStore, allowFavorites: Bool = true) throws -> Playlist? {
+func resolvePlaylist(_ text: String, _ store: MusicCollection, allowFavorites: Bool = true) throws -> Playlist? {
     if text.caseInsensitiveCompare(Playlist.favoritesName) == .orderedSame {
         guard allowFavorites else { throw CLIError("Favorites follows the favorite tracks; change it with `crate fav track ID`") }
         return nil
@@ -25,8 +24,8 @@ func resolvePlaylist(_ text: String, _ store: LibraryStore, allowFavorites: Bool
 }
 
 /// Opens the library, finds a real playlist (not Favorites) and runs an edit on it, errors as one line.
-func editPlaylist<T>(_ options: GlobalOptions, _ name: String, _ edit: (LibraryStore, Playlist) throws -> T) async throws -> T {
-    let store = try await options.runtime().store
+func editPlaylist<T>(_ options: GlobalOptions, _ name: String, _ edit: (MusicCollection, Playlist) throws -> T) async throws -> T {
+    let store = try await options.runtime().collection
     return try userFacing {
         guard let found = try resolvePlaylist(name, store, allowFavorites: false) else { throw CLIError("not a playlist: \(name)") }
         return try edit(store, found)
@@ -41,7 +40,7 @@ struct PlaylistList: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try await options.runtime().store
+        let store = try await options.runtime().collection
         let (lists, favorites) = try userFacing { (try store.playlists(sort: order.sort(sort)), try store.favoriteTracks()) }
         if json { return try printJSON(lists) }
         print("    -  \(Playlist.favoritesName)  [\(favorites.count) tracks, \(clock(favorites.reduce(0) { $0 + $1.duration }))]")
@@ -58,7 +57,7 @@ struct PlaylistShow: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try await options.runtime().store
+        let store = try await options.runtime().collection
         let (found, entries) = try userFacing { () -> (Playlist?, [PlaylistEntry]) in
             guard let found = try resolvePlaylist(playlist, store) else {
                 let tracks = try store.favoriteTracks()
@@ -77,7 +76,7 @@ struct PlaylistCreate: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Its name.") var name: [String]
     func run() async throws {
-        let store = try await options.runtime().store
+        let store = try await options.runtime().collection
         let made = try userFacing { try store.createPlaylist(name: name.joined(separator: " ")) }
         print("Created playlist \(made.id): \(made.name)")
     }
@@ -176,7 +175,7 @@ struct PlaylistExport: AsyncParsableCommand {
     @Argument(help: "The file to write; - for standard output.") var file: String
     func run() async throws {
         let runtime = try await options.runtime()
-        let id = try userFacing { try resolvePlaylist(playlist, runtime.store)?.id }
+        let id = try userFacing { try resolvePlaylist(playlist, runtime.collection)?.id }
         if file == "-" { return print(try userFacing { try runtime.playlistFiles.m3u(id) }, terminator: "") }
         let count = try userFacing { try runtime.playlistFiles.exportM3U(id, to: URL(fileURLWithPath: file)) }
         print("Wrote \(count) tracks to \(file).")
@@ -190,7 +189,7 @@ struct PlaylistPlay: AsyncParsableCommand {
     @Option(help: "Start at this track (1 = first).") var from = 1
     func run() async throws {
         let runtime = try await options.global.runtime()
-        let id = try userFacing { try resolvePlaylist(playlist, runtime.store)?.id }
+        let id = try userFacing { try resolvePlaylist(playlist, runtime.collection)?.id }
         let path = id.map { "playlists/\($0)/play" } ?? "favorites/play"
         try options.show(try await DaemonClient(settings: runtime.settings).command(path, ["from": from]))
     }

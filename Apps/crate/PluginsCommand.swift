@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrateCore
+import CrateDomain
 
 struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List every source, decoder and output plugin with its status.")

@@ -36,7 +36,7 @@ struct Queue: AsyncParsableCommand {
 
         func body(_ runtime: CrateRuntime) throws -> [String: Any] {
             var body: [String: Any] = [:]
-            if let album { body["albumID"] = try userFacing { try runtime.store.resolveAlbum(album).id } }
+            if let album { body["albumID"] = try userFacing { try runtime.collection.resolveAlbum(album).id } }
             if !tracks.isEmpty { body["trackIDs"] = tracks }
             guard !body.isEmpty else { throw ValidationError("name an --album or one or more --track ids") }
             return body

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrateCore
 import CrateDomain
+import FoundationEssentials
 
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,8 @@
 import CrateCore
 import CrateDomain
-import CrateStorage
 import Foundation
 import Hummingbird
+import Logging
 
 /// An error the API reports as `{"error": {"code", "message"}}` with an HTTP status.
 struct APIError: Error, HTTPResponseError {

@@ -1,8 +1,7 @@
-import CrateCore
-import CrateDomain
-import CrateStorage
-import Foundation
-import Hummingbird
+public import CrateCore
+public import CrateDomain
+public import Foundation
+public import Hummingbird
 
 /// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.
 enum APIRouter {
@@ -16,11 +15,11 @@ enum APIRouter {
         let api = router.group("api/v1")
         api.get("health") { _, _ in
             Health(status: "ok", version: CrateVersion.string, uptimeSeconds: Date().timeIntervalSince(started),
-                   library: try runtime.store.counts())
+                   library: try runtime.collection.counts())
         }
         api.get("plugins") { _, _ in runtime.pluginDescriptors() }
         api.get("albums/:id") { _, context in try album(runtime, context) }
-        api.get("albums/:id/tracks") { _, context in try runtime.store.tracks(albumID: try album(runtime, context).id) }
+        api.get("albums/:id/tracks") { _, context in try runtime.collection.tracks(albumID: try album(runtime, context).id) }
         PlayerRoutes.add(to: api, player: player, store: runtime,
                          eventClients: EventClients(limit: runtime.settings.http.maxEventClients))
         LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
@@ -35,7 +34,7 @@ enum APIRouter {
         guard let id = context.parameters.get("id", as: Int64.self) else {
             throw APIError(.badRequest, code: "bad_request", "album id must be a number")
         }
-        guard let album = try runtime.store.album(id: id) else {
+        guard let album = try runtime.collection.album(id: id) else {
             throw APIError(.notFound, code: "not_found", "no album with id \(id)")
         }
         return album

@@ -1,8 +1,7 @@
-import CrateCore
-import CrateDomain
-import CrateStorage
-import Foundation
-import Hummingbird
+public import CrateCore
+public import CrateDomain
+public import Foundation
+public import Hummingbird
 
 /// Search, sorted lists, album-artist browse, favorites and dislikes, home and lyrics under /api/v1
 /// (see Docs/HTTP_API.md). Changes publish `library` events.
@@ -10,7 +9,7 @@ enum FindingRoutes {
     struct OpinionBody: Decodable { var value: Opinion? }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, events: EventBus) {
-        let store = runtime.store
+        let store = runtime.collection
         api.get("search") { request, _ in
             let q = request.uri.queryParameters
             let group = try q.get("group").map { try parse($0, as: SearchGroup.self, "group") }
@@ -61,7 +60,7 @@ enum FindingRoutes {
     struct OpinionState: ResponseEncodable { var kind: FavoriteKind; var id: Int64; var opinion: Opinion? }
 
     /// Sets an opinion; clearing with `only` clears just that opinion (DELETE /favorites leaves a dislike alone).
-    private static func setOpinion(_ store: LibraryStore, _ events: EventBus, _ context: BasicRequestContext, _ value: Opinion?,
+    private static func setOpinion(_ store: MusicCollection, _ events: EventBus, _ context: BasicRequestContext, _ value: Opinion?,
                                    only: Opinion? = nil) throws -> OpinionState {
         let kind = try parse(context.parameters.get("kind") ?? "", as: FavoriteKind.self, "kind")
         let id = try number(context, "id")
@@ -93,7 +92,7 @@ enum FindingRoutes {
         return id
     }
 
-    private static func artist(_ store: LibraryStore, _ context: BasicRequestContext) throws -> Artist {
+    private static func artist(_ store: MusicCollection, _ context: BasicRequestContext) throws -> Artist {
         let id = try number(context, "id")
         guard let artist = try store.artist(id: id) else { throw StoreError.notFound(kind: "artist", query: String(id)) }
         return artist

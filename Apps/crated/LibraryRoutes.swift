@@ -1,8 +1,7 @@
-import CrateCore
-import CrateDomain
-import CrateStorage
-import Foundation
-import Hummingbird
+public import CrateCore
+public import CrateDomain
+public import Foundation
+public import Hummingbird
 
 /// Library work under /api/v1 (see Docs/HTTP_API.md): imports and rescans run as background jobs that report
 /// progress as `library` events; edits, deletion, relinks, maintenance and artwork answer directly.
@@ -41,12 +40,12 @@ enum LibraryRoutes {
             try jobs.importPaths(body.paths, mode: body.mode, deleteOriginals: body.deleteOriginals)
             return accepted(jobs)
         }
-        api.get("library/failures") { _, _ in try runtime.store.scanFailures() }
+        api.get("library/failures") { _, _ in try runtime.collection.scanFailures() }
         api.post("library/failures/retry") { _, _ in
             try jobs.retryFailures()
             return accepted(jobs)
         }
-        api.delete("library/failures") { _, _ in ["cleared": try runtime.store.clearScanFailures()] }
+        api.delete("library/failures") { _, _ in ["cleared": try runtime.collection.clearScanFailures()] }
         api.get("library/missing") { _, _ in try library.missingTracks() }
         api.post("library/cleanup") { request, context in
             let body = try await PlayerRoutes.optionalBody(CleanupBody.self, request, context)
@@ -56,7 +55,7 @@ enum LibraryRoutes {
 
         api.get("tracks/:id") { _, context in
             let id = try trackID(context)
-            guard let track = try runtime.store.track(id: id) else { throw StoreError.trackNotFound(id) }
+            guard let track = try runtime.collection.track(id: id) else { throw StoreError.trackNotFound(id) }
             return track
         }
         api.patch("tracks/:id") { request, context in

@@ -1,9 +1,9 @@
-import CrateCore
-import CrateDomain
-import Foundation
-import Hummingbird
-import NIOCore
-import ServiceLifecycle
+public import CrateCore
+public import CrateDomain
+public import Foundation
+public import Hummingbird
+public import NIOCore
+public import ServiceLifecycle
 
 /// Player, queue, history and the event stream under /api/v1 (see Docs/HTTP_API.md).
 /// Commands answer with the player status after the command.
@@ -57,13 +57,13 @@ enum PlayerRoutes {
         api.get("queue") { request, _ in
             let offset = request.uri.queryParameters.get("offset", as: Int.self) ?? 0
             let limit = min(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 10_000)
-            return QueuePage(total: try runtime.store.queueCount(), offset: offset,
+            return QueuePage(total: try runtime.collection.queueCount(), offset: offset,
                              entries: try await player.queue(offset: offset, limit: limit))
         }
         api.post("queue") { request, context in
             let body = try await request.decode(as: AddBody.self, context: context)
             var ids = body.trackIDs ?? []
-            if let album = body.albumID { ids += try runtime.store.tracks(albumID: album).map(\.id) }
+            if let album = body.albumID { ids += try runtime.collection.tracks(albumID: album).map(\.id) }
             guard !ids.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"trackIDs\" or an \"albumID\" with tracks") }
             let added = try await player.add(ids, mode: body.mode ?? .end, at: body.index)
             return Added(entryIDs: added, status: try await player.status())

@@ -1,6 +1,5 @@
 import CrateCore
 import CrateDomain
-import CrateStorage
 import Foundation
 import Hummingbird
 
@@ -17,7 +16,7 @@ enum PlaylistRoutes {
     struct Detail: ResponseEncodable { var playlist: Playlist?; var name: String; var entries: [PlaylistEntry] }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, player: PlayerService) {
-        let store = runtime.store, events = player.events
+        let store = runtime.collection, events = player.events
         @Sendable func changed(_ id: Int64, _ what: String) throws -> Detail {
             events.publish(CrateEvent("library", "playlist \(id) \(what)"))
             return try detail(store, id, sort: ListSort(.manual))
@@ -94,7 +93,7 @@ enum PlaylistRoutes {
 
     private static func id(_ context: BasicRequestContext) throws -> Int64 { try FindingRoutes.number(context, "id") }
 
-    private static func detail(_ store: LibraryStore, _ id: Int64, sort: ListSort<PlaylistTrackSort>) throws -> Detail {
+    private static func detail(_ store: MusicCollection, _ id: Int64, sort: ListSort<PlaylistTrackSort>) throws -> Detail {
         guard let playlist = try store.playlist(id: id) else { throw StoreError.notFound(kind: "playlist", query: String(id)) }
         return Detail(playlist: playlist, name: playlist.name, entries: try store.playlistEntries(id: id, sort: sort))
     }

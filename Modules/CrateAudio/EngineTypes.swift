@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// One thing for the engine to play. `token` is unique per hand-over, so events can be matched
 /// even when the same track is queued twice.

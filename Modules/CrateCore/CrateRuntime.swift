@@ -1,8 +1,8 @@
-import CrateAudio
-import CrateDomain
-import CrateStorage
-import Foundation
-import Logging
+public import CrateAudio
+public import CrateDomain
+public import CrateStorage
+public import Foundation
+public import Logging
 
 /// Settings -> registries -> store, from the plugin list the composition root (CratePlugins) hands over. Apps build
 /// one and use its services; Core never names a plugin.
@@ -12,7 +12,8 @@ public struct CrateRuntime: Sendable {
     public let sources: SourceRegistry
     public let decoders: DecoderRegistry
     public let outputs: OutputRegistry
-    public let store: LibraryStore
+    /// Inside Core (and its tests and benchmarks): front ends use `collection` and the services.
+    package let store: LibraryStore
     public let library: LibraryService
     /// The Apple Music catalog: one client and cache for the runtime's lifetime.
     public let catalog: CatalogService

@@ -1,6 +1,8 @@
 import CrateAudio
 import CrateDomain
 import Foundation
+import Logging
+import CrateStorage
 
 extension PlayerService {
     func handle(_ event: EngineEvent) {

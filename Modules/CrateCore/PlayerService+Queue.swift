@@ -1,5 +1,7 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
+import CrateStorage
+import CrateAudio
 
 /// The queue rules:
 /// - selecting a track in a list queues it and every following track of that list, replacing the queue;

@@ -1,8 +1,8 @@
-import CrateAudio
-import CrateDomain
-import CrateStorage
-import Foundation
-import Logging
+public import CrateAudio
+public import CrateDomain
+public import CrateStorage
+public import Foundation
+public import Logging
 
 /// The daemon's one player: owns the queue rules, the modes and their persistence, and drives the
 /// `PlaybackEngine`. Every command and every engine event runs on this actor, in order.

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Crate's typed settings, read once at start-up from the config file and `CRATE_*` environment
 /// variables (the environment wins). See Docs/CONFIG.md for every key.

@@ -1,7 +1,7 @@
-import Configuration
-import CrateDomain
-import Foundation
-import SystemPackage
+public import Configuration
+public import CrateDomain
+public import Foundation
+public import SystemPackage
 
 /// Reads `Settings` from the YAML config file and `CRATE_*` environment variables.
 ///

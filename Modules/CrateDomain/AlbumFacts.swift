@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The little a feed needs to know about every library album to pick from them: one cheap row per album,
 /// so local signals choose in memory and only the chosen albums are read in full.

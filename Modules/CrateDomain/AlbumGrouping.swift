@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which album a track belongs to. `identity` is stable across rescans and never merges
 /// same-titled albums by different artists.

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// Checks a decoder runs before handing a path to its codec library, whose error codes cannot say

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Bytes a decoder reads: a file, an HTTP response, a radio stream (MPD's InputStream idea). Decoders read
 /// through this instead of opening paths, so every codec plays from any input provider.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a decoder learned from a file without decoding it: tags, stream facts and the embedded cover.
 public struct ProbedFile: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Decoders in priority order. For a file, the candidates are the available decoders that claim
 /// its suffix (or MIME type), tried in that order until one succeeds.

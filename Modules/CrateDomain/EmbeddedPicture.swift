@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A picture stored inside an audio file's tags (ID3 APIC, FLAC PICTURE, METADATA_BLOCK_PICTURE).
 /// Decoders return the front cover when the file marks one, else the first picture.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A file that could not be decoded or scanned: which file, and why.
 public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {

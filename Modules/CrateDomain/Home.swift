@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Albums and playlists the user played from, newest first (at most 50 together).
 public struct RecentItem: Sendable, Hashable, Codable {

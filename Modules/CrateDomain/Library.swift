@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An album as the library lists it.
 public struct Album: Sendable, Hashable, Codable, Identifiable {
@@ -31,10 +31,13 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
     /// All the album's genres (catalogs list several; library albums have `genre`).
     public var genres: [String]
 
+    /// Whether the album is the library's own (files), not a catalog's.
+    public var isLibraryAlbum: Bool { source == TrackRef.fileScheme }
+
     public init(id: Int64, identity: String, title: String, artist: String, date: String?, year: Int?, genre: String?,
                 isCompilation: Bool, trackCount: Int, discCount: Int, duration: Double, addedAt: Date,
                 artworkHash: String? = nil, opinion: Opinion? = nil, playCount: Int = 0, lastPlayedAt: Date? = nil,
-                source: String = "file", externalID: String? = nil, artworkURL: String? = nil, genres: [String] = []) {
+                source: String = TrackRef.fileScheme, externalID: String? = nil, artworkURL: String? = nil, genres: [String] = []) {
         self.id = id
         self.identity = identity
         self.title = title

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `.m3u` / `.m3u8` playlists: one path or URL a line, `#EXTM3U` and `#EXTINF:seconds,Artist - Title`
 /// comments. Both are written as UTF-8 (as MPD does); reading falls back to Latin-1 for old `.m3u` files.

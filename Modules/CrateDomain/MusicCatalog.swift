@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // What any music catalog source (Apple Music today) offers Core, the feeds and the front ends. Core and the apps
 // name only these protocols and values, never a catalog plugin (Docs/ARCHITECTURE.md, "Catalogs").

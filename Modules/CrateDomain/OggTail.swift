@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The codec libraries stop quietly at the last complete Ogg page, so a file cut short by an
 /// interrupted copy would play as a shorter track. Looking at the last page finds that case.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The FLAC PICTURE block, which Ogg files also carry base64-encoded in a METADATA_BLOCK_PICTURE comment.
 /// Layout, big-endian: type, MIME length, MIME, description length, description, width, height, depth,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 public enum PlaybackState: String, Sendable, Codable {
     case stopped, playing, paused

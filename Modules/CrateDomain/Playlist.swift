@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A user playlist: tracks in the user's own order, duplicates allowed.
 public struct Playlist: Sendable, Hashable, Codable, Identifiable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a plugin joins Crate: its name, the settings block it reads (`sources.applecatalog.*`) and how to make it
 /// from those settings. The composition root (CratePlugins) lists one registration per plugin; nothing else names
@@ -112,6 +112,11 @@ public struct PluginList: Sendable {
     public init(_ registrations: [PluginRegistration], autoOutputOrder: [String]) {
         self.registrations = registrations
         self.autoOutputOrder = autoOutputOrder
+    }
+
+    /// The list with one more plugin (tests and tools that bring their own).
+    public func adding(_ registration: PluginRegistration) -> PluginList {
+        PluginList(registrations + [registration], autoOutputOrder: autoOutputOrder)
     }
 
     public func names(_ kind: PluginKind) -> [String] { registrations.filter { $0.kind == kind }.map(\.name) }

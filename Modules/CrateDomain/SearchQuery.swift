@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a user typed into search, parsed. Free words match by prefix everywhere; the beets-style parts
 /// narrow it: `artist:beat`, `album:abbey`, `title:jude`, `genre:rock`, `year:1990..1999`, `added:-30d..`,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a playable track can be read from once its source has resolved it.
 public enum PlayableLocation: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// One page of a genre selection.
 public struct GenreBrowsePage: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// What a signal needs to know besides how many albums to return: the injected randomness, the albums it
 /// should not offer, and for genre feeds the genre.

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// What the feeds know of the listener when a feed is composed: likes across sources, the genres they lean
 /// to, and the clock. Built once per compose and shared by every signal.

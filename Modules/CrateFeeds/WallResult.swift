@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// One album on a feed, with the signal that chose it.
 public struct WallEntry: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 /// One folder's worth of import results, saved in one transaction by `LibraryStore.save(_:)`.
 public struct ImportBatch: Sendable {

@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 /// Sorted lists: albums, tracks, album artists and their albums. Artist sorting uses `artist.sort_key`
 /// (sort tags, else the name without a leading article); disliked albums are left out unless asked for.

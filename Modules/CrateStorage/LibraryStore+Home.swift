@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 /// Plays, recents and the home screen.
 extension LibraryStore {

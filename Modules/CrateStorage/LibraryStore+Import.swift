@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 extension LibraryStore {
     /// Saves a scan batch as reference imports (the files stay where they are), without content hashes.

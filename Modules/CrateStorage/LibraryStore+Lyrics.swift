@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 extension LibraryStore {
     public func lyrics(trackID: Int64) throws -> Lyrics? {

@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 /// Diagnostics counts, database repair and the artwork bookkeeping maintenance needs.
 extension LibraryStore {
@@ -156,35 +156,6 @@ extension LibraryStore {
     static func artwork(_ row: Row) -> ArtworkRecord {
         ArtworkRecord(hash: row["hash"], mimeType: row["mime"], bytes: row["bytes"], origin: row["origin"])
     }
-}
-
-/// Counts for `crate library status` and `GET /api/v1/library/status`.
-public struct LibraryDiagnostics: Sendable, Hashable, Codable {
-    public var tracks: Int
-    public var albums: Int
-    public var artists: Int
-    public var queueEntries: Int
-    public var historyEntries: Int
-    public var playbackPositions: Int
-    public var playerStateSaved: Bool
-    /// Missing tracks by reason (not_found, permission, invalid_uri).
-    public var missing: [String: Int]
-    public var importRecords: Int
-    public var importFailures: Int
-    /// Library files by import mode.
-    public var filesByMode: [String: Int]
-    public var artwork: Int
-    public var tracksWithoutArtwork: Int
-    public var overrides: Int
-    public var libraryRoots: Int
-    public var playlists: Int
-    public var playlistEntries: Int
-    public var favorites: Int
-    public var dislikes: Int
-    public var lyrics: Int
-    public var recentItems: Int
-    /// Finished plays counted (the log behind play counts and top artists).
-    public var plays: Int
 }
 
 extension LibraryStore {

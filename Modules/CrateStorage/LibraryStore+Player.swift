@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 /// History, saved player state, per-track positions and missing flags.
 extension LibraryStore {

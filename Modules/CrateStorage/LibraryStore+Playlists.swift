@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 /// Playlists: a name, tracks in manual order (duplicates allowed), and the times that sort them.
 extension LibraryStore {

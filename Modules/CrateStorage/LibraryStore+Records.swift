@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 /// Import records, rescan roots, stored settings and the lookups imports make.
 extension LibraryStore {

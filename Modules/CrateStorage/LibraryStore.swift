@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import GRDB
+public import CrateDomain
+public import Foundation
+public import GRDB
 
 /// The library database: one SQLite file in WAL mode, shared safely between threads by GRDB's pool.
 /// Writes are short transactions (one scanned folder each), so reads never wait long.
@@ -71,9 +71,3 @@ public final class LibraryStore: Sendable {
     }
 }
 
-public struct LibraryCounts: Sendable, Hashable, Codable {
-    public var albums: Int
-    public var tracks: Int
-    public var artists: Int
-    public var scanFailures: Int
-}

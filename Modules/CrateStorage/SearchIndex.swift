@@ -1,4 +1,5 @@
 import GRDB
+import Foundation
 
 /// The full-text index: FTS5 tables (`unicode61 remove_diacritics 2`) for artists, albums, tracks,
 /// playlists and lyrics, kept in step with their tables by triggers, so every writer keeps it right.

@@ -1,6 +1,7 @@
 @testable import AppleCatalogREST
 import Foundation
 import Testing
+import CrateDomain
 
 @Suite struct ResilienceTests {
     /// Answers `path` with `reply` the first `times` times it is asked, then lets the catalog answer.

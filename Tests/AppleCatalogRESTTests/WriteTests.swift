@@ -1,6 +1,7 @@
 @testable import AppleCatalogREST
 import Foundation
 import Testing
+import CrateDomain
 
 @Suite struct WriteTests {
     @Test func addToLibraryAndFavoritesPostIdsAndTake202WithoutBody() async throws {

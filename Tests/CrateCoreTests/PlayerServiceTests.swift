@@ -4,6 +4,7 @@ import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
+import CrateStorage
 
 /// The player's rules on a real database and real outputs: the null output where playback may run
 /// as fast as it decodes, a private PulseAudio server where a track must still be playing.

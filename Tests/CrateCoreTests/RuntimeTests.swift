@@ -4,6 +4,7 @@ import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
+import CrateStorage
 
 @Suite struct RuntimeTests {
     let dir: URL

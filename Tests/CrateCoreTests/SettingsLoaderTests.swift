@@ -3,6 +3,7 @@ import CratePlugins
 import CrateTestSupport
 import Foundation
 import Testing
+import CrateDomain
 
 @Suite struct SettingsLoaderTests {
     let dir: URL

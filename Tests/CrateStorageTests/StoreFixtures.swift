@@ -3,6 +3,7 @@ import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
+import GRDB
 
 /// A real library database in a fresh temporary folder. The folder is removed when the fixture goes
 /// away (a suite instance lives for one test), after the database is closed.

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// A catalog album as the catalog source makes them (identity `applemusic:<id>`, `externalID` set).
 public func catalogAlbum(_ id: String) -> Album {

@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import Testing
+public import CrateDomain
+public import Foundation
+public import Testing
 
 /// Shared steps of the decoder plugin tests: the tag set every codec is tagged with, decoding a
 /// whole file, comparing against the generated source, and the malformed files each decoder must refuse.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Real encoded audio for tests, generated at test time: a sine wave written as a 16-bit WAV
 /// by Swift, then encoded and tagged by ffmpeg. Nothing here is mocked.

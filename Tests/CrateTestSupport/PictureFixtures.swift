@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Real cover pictures for tests and the ways of putting them into audio files: ffmpeg attaches them to
 /// FLAC and MP3; for Ogg, whose METADATA_BLOCK_PICTURE comments this ffmpeg (5.1) cannot write, more than

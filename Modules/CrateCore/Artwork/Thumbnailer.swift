@@ -1,5 +1,5 @@
 import CImageShim
-import Foundation
+public import Foundation
 
 /// Wall-size thumbnails of cover pictures. libjpeg and libpng do the codec work through CImageShim
 /// (C, because libjpeg's errors can only be unwound with longjmp); the scaling is here.

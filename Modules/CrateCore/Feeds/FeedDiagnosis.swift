@@ -1,6 +1,7 @@
 import CrateDomain
 import CrateFeeds
 import Foundation
+import CrateStorage
 
 /// What `crate feed diagnose` reports: the rules the feeds rely on, each signal tried once, and the
 /// library's genre tags the taxonomy does not know.

@@ -1,6 +1,6 @@
-import CrateDomain
-import CrateFeeds
-import Foundation
+public import CrateDomain
+public import CrateFeeds
+public import Foundation
 
 /// One album on a feed as front ends show it.
 public struct FeedEntry: Sendable, Codable, Hashable {
@@ -71,7 +71,7 @@ public struct FeedPage: Sendable, Codable {
 public enum FeedAlbumRef {
     /// A library album's number, or `scheme:externalID` for catalog albums.
     public static func text(_ album: Album) -> String {
-        if album.source != "file", let external = album.externalID { return "\(album.source):\(external)" }
+        if !album.isLibraryAlbum, let external = album.externalID { return "\(album.source):\(external)" }
         return String(album.id)
     }
 
@@ -88,7 +88,7 @@ public enum FeedAlbumRef {
 /// Artwork addresses at a requested size.
 enum FeedArtwork {
     static func url(_ album: Album, size: Int) -> String? {
-        if let hash = album.artworkHash, album.source == "file" { return "/api/v1/artwork/\(hash)?size=\(size)" }
+        if let hash = album.artworkHash, album.isLibraryAlbum { return "/api/v1/artwork/\(hash)?size=\(size)" }
         guard let url = album.artworkURL else { return nil }
         return resized(url, size: size)
     }

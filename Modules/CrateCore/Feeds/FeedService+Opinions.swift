@@ -1,7 +1,8 @@
-import CrateDomain
-import CrateFeeds
-import CrateStorage
-import Foundation
+public import CrateDomain
+public import CrateFeeds
+public import CrateStorage
+public import Foundation
+import Logging
 
 /// What a like or dislike did: the local change (always made first) and each write to the catalog.
 public struct OpinionOutcome: Sendable, Codable {
@@ -116,7 +117,7 @@ extension FeedService {
         }
     }
 
-    private func isCatalog(_ album: Album) -> Bool { album.source != "file" && album.externalID != nil }
+    private func isCatalog(_ album: Album) -> Bool { !album.isLibraryAlbum && album.externalID != nil }
 
     private func store(_ album: Album, _ opinion: Opinion?) throws {
         if isCatalog(album) {

@@ -1,8 +1,8 @@
-import CrateDomain
-import CrateFeeds
-import CrateStorage
-import Foundation
-import Logging
+public import CrateDomain
+public import CrateFeeds
+public import CrateStorage
+public import Foundation
+public import Logging
 
 /// The Crate Wall and genre feeds for the front ends (ADR-115, ADR-118): builds the signals from whatever
 /// sources are there (the library, the Apple catalog, both), keeps the wall for the service's lifetime

@@ -1,6 +1,6 @@
-import CrateDomain
-import CrateStorage
-import Foundation
+public import CrateDomain
+public import CrateStorage
+public import Foundation
 
 /// Lyrics stored from the file's own tags at import: the first and preferred provider.
 public struct EmbeddedLyricsProvider: LyricsProvider {

@@ -1,6 +1,6 @@
-import CrateDomain
-import CrateStorage
-import Foundation
+public import CrateDomain
+public import CrateStorage
+public import Foundation
 
 /// What an `.m3u`/`.m3u8` import did: the playlist, how many entries became tracks, and why the others did not.
 public struct PlaylistImportReport: Sendable, Codable {

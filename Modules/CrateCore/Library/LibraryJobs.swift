@@ -1,6 +1,6 @@
-import CrateDomain
-import Foundation
-import Synchronization
+public import CrateDomain
+public import Foundation
+public import Synchronization
 
 /// The daemon's long library work (imports, rescans, failure retries, artwork repair), one job at a time on
 /// its own thread so start-up, requests and playback never wait for it. Progress goes out as `library` events.

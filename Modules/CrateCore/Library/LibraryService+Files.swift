@@ -1,8 +1,9 @@
-import CrateDomain
-import CrateStorage
-import Foundation
+public import CrateDomain
+public import CrateStorage
+public import Foundation
 #if canImport(Glibc)
-import Glibc
+public import Glibc
+import Logging
 #endif
 
 extension LibraryService {
@@ -31,7 +32,7 @@ extension LibraryService {
 
     /// Why a library file cannot be played now, or nil when it can.
     static func fileState(_ file: LibraryFileRow) -> (reason: MissingReason?, detail: String?) {
-        guard file.source == "file", file.sourceID.hasPrefix("/") else {
+        guard file.source == TrackRef.fileScheme, file.sourceID.hasPrefix("/") else {
             return (.invalidURI, "'\(file.source):\(file.sourceID)' is not an absolute file path")
         }
         // One access(2) answers both questions: is it there, and may we read it.
@@ -55,7 +56,7 @@ extension LibraryService {
         let probe = try decoders.probe(url)
         let stamp = try ManagedLibrary.stamp(url.path)
         let mode = track.importMode ?? .reference
-        var scanned = ScannedTrack(ref: TrackRef(source: "file", id: url.path), path: url.path, size: stamp.size,
+        var scanned = ScannedTrack(ref: .file(url.path), path: url.path, size: stamp.size,
                                    modified: Date(timeIntervalSince1970: stamp.modified), tags: probe.tags, info: probe.info,
                                    title: track.title, artist: track.artist,
                                    album: AlbumKey(identity: "", title: track.album, artist: track.albumArtist, date: track.date, isCompilation: false))
@@ -68,7 +69,7 @@ extension LibraryService {
             libraryPath = target.path
         }
         scanned.path = libraryPath
-        scanned.ref = TrackRef(source: "file", id: libraryPath)
+        scanned.ref = .file(libraryPath)
         scanned.size = libraryStamp.size
         scanned.modified = Date(timeIntervalSince1970: libraryStamp.modified)
         let entry = LibraryEntry(track: scanned, mode: mode, originalPath: url.path, originalStamp: stamp,

@@ -1,9 +1,10 @@
-import CrateDomain
-import CrateStorage
-import Foundation
-import Synchronization
+public import CrateDomain
+public import CrateStorage
+public import Foundation
+public import Synchronization
 #if canImport(Glibc)
-import Glibc
+public import Glibc
+import Logging
 #endif
 
 extension LibraryService {
@@ -246,7 +247,7 @@ struct ImportRun {
         let stamp = try service.managed.copy(track.path, to: destination, verify: verify)
         var copy = track
         copy.path = destination.path
-        copy.ref = TrackRef(source: "file", id: destination.path)
+        copy.ref = .file(destination.path)
         copy.size = stamp.size
         copy.modified = Date(timeIntervalSince1970: stamp.modified)
         return LibraryEntry(track: copy, mode: mode, originalPath: track.path, originalStamp: track.stamp,

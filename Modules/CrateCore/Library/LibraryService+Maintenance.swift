@@ -1,6 +1,7 @@
-import CrateDomain
-import CrateStorage
-import Foundation
+public import CrateDomain
+public import CrateStorage
+public import Foundation
+import Logging
 
 /// Disk use of what Crate keeps.
 public struct StorageSizes: Sendable, Hashable, Codable {

@@ -1,7 +1,7 @@
-import CrateDomain
-import CrateStorage
-import Foundation
-import Logging
+public import CrateDomain
+public import CrateStorage
+public import Foundation
+public import Logging
 
 /// The library's operations for both front ends: imports and rescans, missing files, edits, deletion,
 /// artwork and maintenance. Synchronous and thread-safe; the daemon runs long work off its request threads.
@@ -42,8 +42,8 @@ public struct LibraryService: Sendable {
 
     var scanner: any ScanningSource {
         get throws {
-            guard let scanner = try sources.plugin(forScheme: "file") as? any ScanningSource else {
-                throw RegistryError.noSource(scheme: "file")
+            guard let scanner = try sources.plugin(forScheme: TrackRef.fileScheme) as? any ScanningSource else {
+                throw RegistryError.noSource(scheme: TrackRef.fileScheme)
             }
             return scanner
         }

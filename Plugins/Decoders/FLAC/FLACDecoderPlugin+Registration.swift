@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 extension FLACDecoderPlugin {
     public static let registration = PluginRegistration.decoder("flac") { _ in FLACDecoderPlugin() }

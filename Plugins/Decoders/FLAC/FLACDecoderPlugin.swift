@@ -1,6 +1,6 @@
 import CFLAC
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Native FLAC through libFLAC. STREAMINFO gives the exact length; integer samples become floats
 /// by dividing by 2^(bits-1), which is exact for every depth up to 24 bits.

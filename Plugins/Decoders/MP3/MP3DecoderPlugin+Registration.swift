@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 extension MP3DecoderPlugin {
     public static let registration = PluginRegistration.decoder("mp3") { _ in MP3DecoderPlugin() }

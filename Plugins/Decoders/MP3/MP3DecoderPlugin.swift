@@ -1,6 +1,6 @@
 import CMpg123
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// MPEG audio through libmpg123, gapless: with the LAME/Xing header that encoders write,
 /// mpg123 removes the encoder delay and padding, and a full scan gives the exact length.

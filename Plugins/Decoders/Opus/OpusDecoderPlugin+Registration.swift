@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 extension OpusDecoderPlugin {
     public static let registration = PluginRegistration.decoder("opus") { _ in OpusDecoderPlugin() }

@@ -1,6 +1,6 @@
 import COpusFile
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Ogg Opus through libopusfile. Output is always 48 kHz (Opus' internal rate); opusfile removes
 /// the pre-skip and the end trim, so `frames` is the exact gapless length.

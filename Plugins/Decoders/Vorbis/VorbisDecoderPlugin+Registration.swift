@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 extension VorbisDecoderPlugin {
     public static let registration = PluginRegistration.decoder("vorbis") { _ in VorbisDecoderPlugin() }

@@ -1,6 +1,6 @@
 import CVorbisFile
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Ogg Vorbis through libvorbisfile, which trims to the granule positions, so `frames` is exact.
 public struct VorbisDecoderPlugin: DecoderPlugin {

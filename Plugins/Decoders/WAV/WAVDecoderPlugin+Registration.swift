@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 extension WAVDecoderPlugin {
     public static let registration = PluginRegistration.decoder("wav") { _ in WAVDecoderPlugin() }

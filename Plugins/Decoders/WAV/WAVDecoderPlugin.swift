@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// RIFF WAVE with integer PCM (8/16/24/32-bit) or IEEE float samples, plain or WAVE_FORMAT_EXTENSIBLE.
 /// No codec library: the container is simple enough to parse here, with every size checked

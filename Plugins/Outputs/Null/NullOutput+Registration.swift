@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 extension NullOutputPlugin {
     public static let registration = PluginRegistration.output("null") { _ in NullOutputPlugin() }

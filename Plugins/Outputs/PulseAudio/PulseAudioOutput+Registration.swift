@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 /// `outputs.pulse.*` (formerly `output.pulse.*`).
 extension PulseAudioOutputPlugin {

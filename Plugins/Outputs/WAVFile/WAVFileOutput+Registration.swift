@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// `outputs.wav.*` (formerly `output.wav.path`).
 extension WAVFileOutputPlugin {

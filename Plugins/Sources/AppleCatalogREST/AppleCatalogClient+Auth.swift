@@ -1,7 +1,7 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// `crate catalog auth`: both tokens checked against the API, each problem said precisely.

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Per-endpoint `limit` maxima (fact sheet §5); larger requests are paged.
 enum CatalogLimits {

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Per-endpoint `limit` maxima of the personal endpoints (fact sheet §5).
 enum PersonalLimits {

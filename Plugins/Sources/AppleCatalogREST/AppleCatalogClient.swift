@@ -1,7 +1,7 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// The Apple Music API over REST. One client per daemon: every request goes through its rate limiter,

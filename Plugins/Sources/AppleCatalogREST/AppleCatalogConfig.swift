@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the Apple Music catalog source needs, from `catalog.*` settings. Either a ready developer token, or
 /// the team id, key id and `.p8` key to sign one. The Music-User-Token (for `/v1/me/...`) comes from a

@@ -1,5 +1,5 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 
 /// Why a catalog call failed, as one short line a user can act on. Apple's bodies are never shown
 /// raw: at most the `detail` of its error envelope, shortened.

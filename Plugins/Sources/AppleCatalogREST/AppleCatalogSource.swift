@@ -1,7 +1,7 @@
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// The Apple Music catalog as a source under the `applemusic:` scheme: its albums and songs map into

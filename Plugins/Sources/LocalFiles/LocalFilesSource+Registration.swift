@@ -1,4 +1,4 @@
-import CrateDomain
+public import CrateDomain
 
 extension LocalFilesSource {
     /// No settings of its own: the folders come from imports and the import folder (`import.*`).

@@ -1,17 +1,17 @@
-import CrateDomain
-import Foundation
-import Glibc
+public import CrateDomain
+public import Foundation
+public import Glibc
 
 /// Music files on this machine, under the `file:` scheme. A track's id is its absolute path.
 /// Scanning happens in place (reference mode): nothing is copied or changed.
 public struct LocalFilesSource: ScanningSource {
     public let name = "localfiles"
-    public let schemes = ["file"]
+    public let schemes = [TrackRef.fileScheme]
     public var status: PluginStatus { .available }
 
     public init() {}
 
-    public static func ref(forPath path: String) -> TrackRef { TrackRef(source: "file", id: path) }
+    public static func ref(forPath path: String) -> TrackRef { .file(path) }
 
     public func locate(_ ref: TrackRef) throws -> PlayableLocation {
         guard ref.id.hasPrefix("/") else { throw LocalFilesError.invalidURI(ref.description) }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 
 /// A loopback stand-in for api.music.apple.com, answering with the documented JSON shapes (fact sheet
 /// §2–§5, invented ids and names). Every request must carry `Authorization: Bearer <jwt>` whose ES256

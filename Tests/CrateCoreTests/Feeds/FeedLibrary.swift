@@ -2,6 +2,7 @@ import CrateCore
 import CratePlugins
 import CrateDomain
 import Foundation
+import CrateStorage
 
 /// A real library database for feed tests: albums saved as the importer saves them (one track each, no
 /// audio needed: feeds never open files), some played, some liked.

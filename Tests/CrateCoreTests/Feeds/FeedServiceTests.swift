@@ -4,6 +4,7 @@ import CrateFeeds
 import CrateTestSupport
 import Foundation
 import Testing
+import CrateStorage
 
 /// The feeds on a real SQLite library with no catalog: the wall, genre feeds, the dial and opinions.
 @Suite struct FeedServiceTests {

@@ -3,6 +3,7 @@ import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
+import CrateStorage
 
 @Suite struct ArtworkTests {
     func jpeg(_ url: URL, color: String, size: String = "640x480") throws {

@@ -3,6 +3,7 @@ import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
+import CrateStorage
 
 @Suite struct ImportModeTests {
     @Test func defaultModeCopiesIntoTheLibraryAndIsRemembered() throws {

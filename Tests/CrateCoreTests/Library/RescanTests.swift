@@ -3,6 +3,7 @@ import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
+import CrateStorage
 
 @Suite struct RescanTests {
     @Test func rescanAddsNewFilesOfReferenceFoldersAndTheImportFolder() throws {

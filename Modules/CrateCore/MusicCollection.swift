@@ -1,0 +1,64 @@
+public import CrateDomain
+public import CrateStorage
+public import Foundation
+
+/// What the library holds, for front ends: albums, tracks, artists, favorites and dislikes, playlists, home. The
+/// store stays inside Core; front ends read and edit through this (and the daemon publishes the events).
+public struct MusicCollection: Sendable {
+    let store: LibraryStore
+
+    public func counts() throws -> LibraryCounts { try store.counts() }
+    public func queueCount() throws -> Int { try store.queueCount() }
+    public func home(now: Date = Date()) throws -> Home { try store.home(now: now) }
+
+    // Albums, tracks, artists.
+    public func album(id: Int64) throws -> Album? { try store.album(id: id) }
+    public func albums(sort: ListSort<AlbumSort> = ListSort(.artist), includeDisliked: Bool = false,
+                       artistID: Int64? = nil) throws -> [Album] {
+        try store.albums(sort: sort, includeDisliked: includeDisliked, artistID: artistID)
+    }
+    public func albums(ids: [Int64]) throws -> [Album] { try store.albums(ids: ids) }
+    public func resolveAlbum(_ query: String) throws -> Album { try store.resolveAlbum(query) }
+    public func track(id: Int64) throws -> Track? { try store.track(id: id) }
+    public func tracks(albumID: Int64) throws -> [Track] { try store.tracks(albumID: albumID) }
+    public func tracks(sort: ListSort<TrackSort>, offset: Int = 0, limit: Int = 500) throws -> [Track] {
+        try store.tracks(sort: sort, offset: offset, limit: limit)
+    }
+    public func artist(id: Int64) throws -> Artist? { try store.artist(id: id) }
+    public func resolveArtist(_ query: String) throws -> Artist { try store.resolveArtist(query) }
+    public func albumArtists(order: SortDirection = .ascending, favoritesFirst: Bool = false) throws -> [Artist] {
+        try store.albumArtists(order: order, favoritesFirst: favoritesFirst)
+    }
+
+    // Favorites and dislikes.
+    public func favorites() throws -> FavoritesList { try store.favorites() }
+    public func favoriteTracks() throws -> [Track] { try store.favoriteTracks() }
+    public func opinion(_ kind: FavoriteKind, id: Int64) throws -> Opinion? { try store.opinion(kind, id: id) }
+    public func setOpinion(_ kind: FavoriteKind, id: Int64, _ opinion: Opinion?) throws { try store.setOpinion(kind, id: id, opinion) }
+
+    // Playlists.
+    public func playlists(sort: ListSort<PlaylistSort> = ListSort(.title)) throws -> [Playlist] { try store.playlists(sort: sort) }
+    public func playlist(id: Int64) throws -> Playlist? { try store.playlist(id: id) }
+    public func resolvePlaylist(_ query: String) throws -> Playlist { try store.resolvePlaylist(query) }
+    public func playlistEntries(id: Int64, sort: ListSort<PlaylistTrackSort> = ListSort(.manual)) throws -> [PlaylistEntry] {
+        try store.playlistEntries(id: id, sort: sort)
+    }
+    public func createPlaylist(name: String) throws -> Playlist { try store.createPlaylist(name: name) }
+    public func renamePlaylist(id: Int64, to name: String) throws { try store.renamePlaylist(id: id, to: name) }
+    public func deletePlaylist(id: Int64) throws { try store.deletePlaylist(id: id) }
+    public func addToPlaylist(id: Int64, trackIDs: [Int64], at index: Int? = nil) throws {
+        try store.addToPlaylist(id: id, trackIDs: trackIDs, at: index)
+    }
+    public func removeFromPlaylist(id: Int64, at indexes: [Int]) throws { try store.removeFromPlaylist(id: id, at: indexes) }
+    public func movePlaylistEntry(id: Int64, from: Int, to: Int) throws { try store.movePlaylistEntry(id: id, from: from, to: to) }
+
+    // Import failures and artwork checks.
+    public func scanFailures() throws -> [ScanFailure] { try store.scanFailures() }
+    public func clearScanFailures(paths: [String]? = nil) throws -> Int { try store.clearScanFailures(paths: paths) }
+    @discardableResult
+    public func resetArtworkChecks() throws -> Int { try store.resetArtworkChecks() }
+}
+
+extension CrateRuntime {
+    public var collection: MusicCollection { MusicCollection(store: store) }
+}
