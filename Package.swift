@@ -86,9 +86,12 @@ let package = Package(
         plugin("WAVFileOutput", path: "Plugins/Outputs/WAVFile"),
         plugin("NullOutput", path: "Plugins/Outputs/Null"),
 
+        // The Swift client of crated's HTTP API: the CLI's, and any other Swift front end's.
+        .target(name: "CrateClient", dependencies: ["CrateDomain"], path: "Modules/CrateClient", swiftSettings: strict),
+
         // Front ends.
         .executableTarget(name: "crate", dependencies: [
-            "CrateCore", "CratePlugins", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CrateCore", "CratePlugins", "CrateClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
             "CrateCore", "CratePlugins", .product(name: "Hummingbird", package: "hummingbird"),

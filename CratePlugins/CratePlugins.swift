@@ -1,14 +1,14 @@
-public import AppleCatalogREST
+import AppleCatalogREST
 public import CrateDomain
-public import FLACDecoder
-public import LocalFilesSource
-public import MP3Decoder
-public import NullOutput
-public import OpusDecoder
-public import PulseAudioOutput
-public import VorbisDecoder
-public import WAVDecoder
-public import WAVFileOutput
+import FLACDecoder
+import LocalFilesSource
+import MP3Decoder
+import NullOutput
+import OpusDecoder
+import PulseAudioOutput
+import VorbisDecoder
+import WAVDecoder
+import WAVFileOutput
 
 /// The composition root: every plugin this build of Crate ships, one line each. This is the only code that
 /// imports concrete plugins; the apps hand the list to Core at start-up. Adding a source, decoder or output is one

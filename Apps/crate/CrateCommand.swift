@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrateCore
+import CrateClient
 import CrateDomain
 import CratePlugins
 import Foundation
@@ -25,11 +26,50 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "Config file (default: $CRATE_CONFIG or ~/.config/crate/config.yaml).")
     var config: String?
 
-    func runtime(_ overrides: @escaping (inout Settings) -> Void = { _ in }) async throws -> CrateRuntime {
+    /// How a command uses the library: commands that only read open it read-only (never creating or migrating it);
+    /// commands that write hold the library lock for their run (the single-writer rule, Docs/ARCHITECTURE.md).
+    enum Access { case read, write }
+
+    /// The settings alone: no database is opened (player and queue commands only need the daemon's address).
+    func settings() async throws -> Settings {
         do {
-            return try await CrateRuntime.start(plugins: CratePlugins.list, configPath: config, overrides: overrides)
+            return try await SettingsLoader.load(configPath: config, plugins: CratePlugins.list)
         } catch {
             throw CLIError(ErrorText.describe(error))
+        }
+    }
+
+    func runtime(_ access: Access = .read, _ overrides: @escaping (inout Settings) -> Void = { _ in }) async throws -> CrateRuntime {
+        var settings = try await settings()
+        overrides(&settings)
+        // The lock before the database: a writer never opens (or migrates) the library beside the daemon.
+        if access == .write { try WriterLock.hold(settings) }
+        do {
+            return try CrateRuntime.open(settings: settings, plugins: CratePlugins.list, access: access == .read ? .readOnly : .readWrite)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(ErrorText.describe(error))
+        }
+    }
+
+    /// The daemon when it runs (its writes reach every client as events), else nil.
+    func daemon() async throws -> DaemonClient? {
+        let client = DaemonClient(settings: try await settings())
+        return await client.isRunning() ? client : nil
+    }
+}
+
+/// This process's hold on the library lock, kept until it exits.
+enum WriterLock {
+    nonisolated(unsafe) private static var held: LibraryLock?
+
+    static func hold(_ settings: Settings) throws {
+        guard held == nil else { return }
+        do {
+            held = try LibraryLock.acquire(dataDirectory: settings.dataDirectory)
+        } catch {
+            throw CLIError("\(ErrorText.describe(error)) (this command writes the library and cannot while crated runs beside it: stop crated, or use its HTTP API)")
         }
     }
 }
@@ -58,4 +98,11 @@ func printJSON<T: Encodable>(_ value: T) throws {
 func clock(_ seconds: Double) -> String {
     let s = Int(seconds.rounded())
     return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+}
+
+extension DaemonClient {
+    /// The daemon named by the settings (`http.address`, and `http.token` when set).
+    init(settings: Settings) {
+        self.init(address: settings.httpClientAddress, token: settings.http.token)
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrateCore
 import CrateDomain
+import CrateClient
 
 /// Finds the item a user named: a track by id, an album, artist or playlist by id or name.
 func resolveItem(_ kind: FavoriteKind, _ text: String, _ store: MusicCollection) throws -> (id: Int64, name: String) {
@@ -48,10 +49,18 @@ struct Fav: AsyncParsableCommand {
             return
         }
         guard !item.isEmpty else { throw CLIError("name the \(kind.rawValue) to mark") }
-        let found = try userFacing {
-            let found = try resolveItem(kind, item.joined(separator: " "), store)
-            try store.setOpinion(kind, id: found.id, remove ? nil : .favorite)
-            return found
+        let found = try userFacing { try resolveItem(kind, item.joined(separator: " "), store) }
+        if let daemon = try await options.daemon() {
+            // Through the daemon, so every client hears the change.
+            try await daemon.perform(remove ? "DELETE" : "PUT", "favorites/\(kind.rawValue)/\(found.id)")
+        } else {
+            let writer = try await options.runtime(.write).collection
+            try userFacing {
+                // Taking a favorite back leaves a dislike alone (as the HTTP API does).
+                if !remove { try writer.setOpinion(kind, id: found.id, .favorite) } else if try writer.opinion(kind, id: found.id) == .favorite {
+                    try writer.setOpinion(kind, id: found.id, nil)
+                }
+            }
         }
         print(remove ? "Not a favorite: \(found.name)" : "♥ \(found.name)")
     }

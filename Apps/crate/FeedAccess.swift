@@ -1,4 +1,5 @@
 import CrateCore
+import CrateClient
 import CrateDomain
 import Foundation
 #if canImport(FoundationNetworking)
@@ -12,10 +13,9 @@ enum FeedAccess {
     case direct(FeedService)
 
     static func open(_ options: GlobalOptions) async throws -> FeedAccess {
-        let runtime = try await options.runtime()
-        let client = DaemonClient(settings: runtime.settings)
-        if await client.isRunning() { return .daemon(client) }
-        return .direct(runtime.feeds())
+        if let daemon = try await options.daemon() { return .daemon(daemon) }
+        // Composing directly stores the dial and opinions: a writer.
+        return .direct(try await options.runtime(.write).feeds())
     }
 
     /// The path segment for an album reference (`applemusic:123` stays readable; spaces are escaped).
@@ -27,21 +27,5 @@ enum FeedAccess {
         var components = URLComponents()
         components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
         return components.percentEncodedQuery.map { "?\($0)" } ?? ""
-    }
-}
-
-extension DaemonClient {
-    /// Whether crated answers on its address (a refused connection answers at once).
-    func isRunning() async -> Bool {
-        guard let url = URL(string: "health", relativeTo: base) else { return false }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        authorize(&request)
-        do {
-            let (_, response) = try await URLSession.shared.data(for: request)
-            return (response as? HTTPURLResponse)?.statusCode == 200
-        } catch {
-            return false
-        }
     }
 }

@@ -3,6 +3,7 @@ import CrateCore
 import CrateDomain
 import CrateFeeds
 import Foundation
+import CrateClient
 
 struct Wall: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,8 @@
 public import ArgumentParser
-public import CrateCore
+import CrateCore
+import CrateClient
 public import CrateDomain
-public import Foundation
+import Foundation
 
 extension ImportMode: ExpressibleByArgument {}
 
@@ -18,6 +19,26 @@ struct ImportOutput: ParsableArguments {
         let watch: ((ImportProgress) -> Void)? = bar.style == .none ? nil : { p in last = p; bar.show(p) }
         let report = try userFacing { try body(watch) }
         if let last { bar.show(last, final: true) }
+        if json { return try printJSON(report) }
+        print(Self.describe(report))
+    }
+
+    /// Starts a library job on the daemon and follows it to its report, showing its progress as a local run would.
+    func run(on daemon: DaemonClient, _ path: String, _ body: [String: Any]? = nil) async throws {
+        struct Answer: Decodable { var job: LibraryJobs.Job? }
+        var bar = ProgressBar(forced: progress, quiet: quiet || json)
+        var job = try await daemon.send("POST", path, body: body, as: Answer.self).job
+        // The daemon reports progress in its status; a CLI asking a few times a second is cheap.
+        while let running = job, running.state == .running {
+            if let p = running.progress { bar.show(p) }
+            try await Task.sleep(for: .milliseconds(200))
+            job = try await daemon.send("GET", "library/status", as: Answer.self).job
+        }
+        guard let done = job else { throw CLIError("crated did not report the job") }
+        if let p = done.progress { bar.show(p, final: true) }
+        guard done.state == .done, let report = done.report else {
+            throw CLIError("\(done.kind) failed in crated: \(done.error ?? "no reason given")")
+        }
         if json { return try printJSON(report) }
         print(Self.describe(report))
     }
@@ -65,7 +86,15 @@ struct ImportFiles: AsyncParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() async throws {
-        let runtime = try await options.runtime()
+        if let daemon = try await options.daemon() {
+            // The daemon imports (it is the library's writer) and every client hears the progress.
+            var body: [String: Any] = ["paths": paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }]
+            if let mode { body["mode"] = mode.rawValue }
+            if deleteOriginals { body["deleteOriginals"] = true }
+            try await output.run(on: daemon, "library/import", body)
+            return
+        }
+        let runtime = try await options.runtime(.write)
         try output.run { progress in
             try runtime.library.importPaths(paths, mode: mode, deleteOriginals: deleteOriginals ? true : nil, progress: progress)
         }
@@ -83,7 +112,13 @@ struct Failures: AsyncParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() async throws {
-        let runtime = try await options.runtime()
+        if retry || clear, let daemon = try await options.daemon() {
+            if retry { return try await output.run(on: daemon, "library/failures/retry") }
+            struct Cleared: Decodable { var cleared: Int }
+            let n = try await daemon.send("DELETE", "library/failures", as: Cleared.self).cleared
+            return output.json ? try printJSON(["cleared": n]) : print("cleared \(n) failures")
+        }
+        let runtime = try await options.runtime(retry || clear ? .write : .read)
         if retry { return try output.run { try runtime.library.retryFailures(progress: $0) } }
         if clear {
             let n = try userFacing { try runtime.collection.clearScanFailures() }
@@ -106,7 +141,8 @@ struct Rescan: AsyncParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() async throws {
-        let runtime = try await options.runtime()
+        if let daemon = try await options.daemon() { return try await output.run(on: daemon, "library/rescan") }
+        let runtime = try await options.runtime(.write)
         try output.run { try runtime.library.rescan(progress: $0) }
     }
 }

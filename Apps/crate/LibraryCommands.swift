@@ -2,6 +2,7 @@ import ArgumentParser
 import CrateCore
 import CrateDomain
 import Foundation
+import CrateClient
 
 struct Library: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -57,8 +58,13 @@ struct Cleanup: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let runtime = try await options.runtime()
-        let result = try userFacing { try runtime.library.cleanOrphans(dryRun: dryRun) }
+        let result: OrphanCleanup
+        if let daemon = try await options.daemon() {
+            result = try await daemon.send("POST", "library/cleanup", body: ["dryRun": dryRun], as: OrphanCleanup.self)
+        } else {
+            let runtime = try await options.runtime(dryRun ? .read : .write)
+            result = try userFacing { try runtime.library.cleanOrphans(dryRun: dryRun) }
+        }
         if json { return try printJSON(result) }
         for p in result.paths { print("  \(dryRun ? "orphan" : "deleted"): \(p)") }
         print("\(result.count) orphaned files (\(bytes(result.bytes)))\(dryRun ? "; run without --dry-run to delete them" : " deleted")")
@@ -72,8 +78,13 @@ struct Repair: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let runtime = try await options.runtime()
-        let report = try userFacing { try runtime.library.repair() }
+        let report: RepairReport
+        if let daemon = try await options.daemon() {
+            report = try await daemon.send("POST", "library/repair", as: RepairReport.self)
+        } else {
+            let runtime = try await options.runtime(.write)
+            report = try userFacing { try runtime.library.repair() }
+        }
         if json { return try printJSON(report) }
         if report.removed.isEmpty && report.artworkFilesDeleted == 0 && report.artworkFilesMissing == 0 {
             return print("Nothing to repair.")
@@ -93,7 +104,8 @@ struct ArtworkRepair: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let runtime = try await options.runtime()
+        // The daemon repairs artwork at launch; by hand it is a write beside no daemon.
+        let runtime = try await options.runtime(.write)
         if recheck { _ = try userFacing { try runtime.collection.resetArtworkChecks() } }
         let status = runtime.library.repairArtwork(limit: limit, pause: 0)
         if json { return try printJSON(status) }

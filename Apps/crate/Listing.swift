@@ -1,5 +1,5 @@
 public import ArgumentParser
-public import CrateCore
+import CrateCore
 public import CrateDomain
 import FoundationInternationalization
 

@@ -1,14 +1,23 @@
 public import ArgumentParser
-public import CrateCore
+import CrateCore
+import CrateClient
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// Options for commands that talk to the daemon.
 struct DaemonOptions: ParsableArguments {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
-    func client() async throws -> DaemonClient { DaemonClient(settings: try await global.runtime().settings) }
+    /// The daemon's client from the settings alone: player commands never open the library.
+    func client() async throws -> DaemonClient { DaemonClient(settings: try await global.settings()) }
+
+    /// The client of a daemon that answers, or the "not running" error before any library work.
+    func runningClient() async throws -> DaemonClient {
+        let client = try await client()
+        guard await client.isRunning() else { throw client.notRunning }
+        return client
+    }
 
     /// Prints the status as a few lines (like mpc) or as JSON.
     func show(_ status: PlayerStatus) throws {
@@ -177,10 +186,9 @@ struct PlayAlbum: AsyncParsableCommand {
     @Argument(help: "Album id, title, or words from 'artist title'.") var album: String
     @Option(help: "Start at this track (1 = the first in album order).") var from: Int = 1
     func run() async throws {
-        let runtime = try await options.global.runtime()
-        let found = try userFacing { try runtime.collection.resolveAlbum(album) }
-        let status = try await DaemonClient(settings: runtime.settings)
-            .command("queue/play-album", ["albumID": found.id, "from": from])
+        let client = try await options.runningClient()
+        let found = try await userFacingAsync { try await options.global.runtime().collection.resolveAlbum(album) }
+        let status = try await client.command("queue/play-album", ["albumID": found.id, "from": from])
         try options.show(status)
     }
 }

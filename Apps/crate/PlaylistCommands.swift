@@ -2,6 +2,7 @@ import ArgumentParser
 import CrateCore
 import CrateDomain
 import Foundation
+import CrateClient
 
 struct PlaylistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,13 +24,64 @@ func resolvePlaylist(_ text: String, _ store: MusicCollection, allowFavorites: B
     return try store.resolvePlaylist(text)
 }
 
-/// Opens the library, finds a real playlist (not Favorites) and runs an edit on it, errors as one line.
-func editPlaylist<T>(_ options: GlobalOptions, _ name: String, _ edit: (MusicCollection, Playlist) throws -> T) async throws -> T {
+/// Finds a real playlist (not Favorites) by id or name, reading the library read-only.
+func findPlaylist(_ options: GlobalOptions, _ name: String) async throws -> Playlist {
     let store = try await options.runtime().collection
     return try userFacing {
         guard let found = try resolvePlaylist(name, store, allowFavorites: false) else { throw CLIError("not a playlist: \(name)") }
-        return try edit(store, found)
+        return found
     }
+}
+
+/// One change to a playlist, made through crated when it runs (so every client hears it) or on the library directly.
+enum PlaylistEdit {
+    case create(name: String)
+    case rename(Playlist, to: String)
+    case delete(Playlist)
+    case add(Playlist, trackIDs: [Int64], at: Int?)
+    case remove(Playlist, positions: [Int])
+    case move(Playlist, from: Int, to: Int)
+
+    /// The playlist's id after the change (the new one for `create`).
+    @discardableResult
+    func apply(_ options: GlobalOptions) async throws -> Int64 {
+        if let daemon = try await options.daemon() {
+            switch self {
+            case .create(let name):
+                let made = try await daemon.send("POST", "playlists", body: ["name": name], as: Made.self)
+                return made.playlist?.id ?? 0
+            case let .rename(p, name): try await daemon.perform("PATCH", "playlists/\(p.id)", ["name": name])
+            case .delete(let p): try await daemon.perform("DELETE", "playlists/\(p.id)")
+            case let .add(p, ids, at):
+                try await daemon.perform("POST", "playlists/\(p.id)/tracks", ["trackIDs": ids] .merging(at.map { ["index": $0] } ?? [:]) { $1 })
+            case let .remove(p, positions): try await daemon.perform("POST", "playlists/\(p.id)/remove", ["positions": positions])
+            case let .move(p, from, to): try await daemon.perform("POST", "playlists/\(p.id)/move", ["from": from, "to": to])
+            }
+            return id
+        }
+        let store = try await options.runtime(.write).collection
+        return try userFacing {
+            switch self {
+            case .create(let name): return try store.createPlaylist(name: name).id
+            case let .rename(p, name): try store.renamePlaylist(id: p.id, to: name)
+            case .delete(let p): try store.deletePlaylist(id: p.id)
+            case let .add(p, ids, at): try store.addToPlaylist(id: p.id, trackIDs: ids, at: at)
+            case let .remove(p, positions): try store.removeFromPlaylist(id: p.id, at: positions)
+            case let .move(p, from, to): try store.movePlaylistEntry(id: p.id, from: from, to: to)
+            }
+            return id
+        }
+    }
+
+    private var id: Int64 {
+        switch self {
+        case .create: 0
+        case .rename(let p, _), .delete(let p), .add(let p, _, _), .remove(let p, _), .move(let p, _, _): p.id
+        }
+    }
+
+    /// What `POST /playlists` answers.
+    struct Made: Decodable { var playlist: Playlist? }
 }
 
 struct PlaylistList: AsyncParsableCommand {
@@ -76,9 +128,9 @@ struct PlaylistCreate: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Its name.") var name: [String]
     func run() async throws {
-        let store = try await options.runtime().collection
-        let made = try userFacing { try store.createPlaylist(name: name.joined(separator: " ")) }
-        print("Created playlist \(made.id): \(made.name)")
+        let name = name.joined(separator: " ")
+        let id = try await PlaylistEdit.create(name: name).apply(options)
+        print("Created playlist \(id): \(name)")
     }
 }
 
@@ -88,7 +140,7 @@ struct PlaylistRename: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     @Argument(help: "The new name.") var name: [String]
     func run() async throws {
-        try await editPlaylist(options, playlist) { store, found in try store.renamePlaylist(id: found.id, to: name.joined(separator: " ")) }
+        try await PlaylistEdit.rename(try await findPlaylist(options, playlist), to: name.joined(separator: " ")).apply(options)
         print("Renamed.")
     }
 }
@@ -98,11 +150,9 @@ struct PlaylistDelete: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Playlist id or name.") var playlist: String
     func run() async throws {
-        let name = try await editPlaylist(options, playlist) { store, found in
-            try store.deletePlaylist(id: found.id)
-            return found.name
-        }
-        print("Deleted playlist \(name).")
+        let found = try await findPlaylist(options, playlist)
+        try await PlaylistEdit.delete(found).apply(options)
+        print("Deleted playlist \(found.name).")
     }
 }
 
@@ -114,14 +164,16 @@ struct PlaylistAdd: AsyncParsableCommand {
     @Option(help: "Add this album's tracks in album order (id, title, or words).") var album: [String] = []
     @Option(help: "Insert at this place (1 = first; default: the end).") var at: Int?
     func run() async throws {
-        let count = try await editPlaylist(options, playlist) { store, found in
+        let found = try await findPlaylist(options, playlist)
+        let store = try await options.runtime().collection
+        let ids = try userFacing {
             var ids = tracks
             for a in album { ids += try store.tracks(albumID: try store.resolveAlbum(a).id).map(\.id) }
-            guard !ids.isEmpty else { throw CLIError("give track ids or --album ALBUM") }
-            try store.addToPlaylist(id: found.id, trackIDs: ids, at: at)
-            return ids.count
+            return ids
         }
-        print("Added \(count) tracks.")
+        guard !ids.isEmpty else { throw CLIError("give track ids or --album ALBUM") }
+        try await PlaylistEdit.add(found, trackIDs: ids, at: at).apply(options)
+        print("Added \(ids.count) tracks.")
     }
 }
 
@@ -131,7 +183,7 @@ struct PlaylistRemove: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     @Argument(help: "Places (1 = first), as `crate playlist show` numbers them.") var positions: [Int]
     func run() async throws {
-        try await editPlaylist(options, playlist) { store, found in try store.removeFromPlaylist(id: found.id, at: positions) }
+        try await PlaylistEdit.remove(try await findPlaylist(options, playlist), positions: positions).apply(options)
         print("Removed \(positions.count) tracks.")
     }
 }
@@ -143,7 +195,7 @@ struct PlaylistMove: AsyncParsableCommand {
     @Argument var from: Int
     @Argument var to: Int
     func run() async throws {
-        try await editPlaylist(options, playlist) { store, found in try store.movePlaylistEntry(id: found.id, from: from, to: to) }
+        try await PlaylistEdit.move(try await findPlaylist(options, playlist), from: from, to: to).apply(options)
         print("Moved \(from) to \(to).")
     }
 }
@@ -157,9 +209,15 @@ struct PlaylistImport: AsyncParsableCommand {
     @Flag(help: "Overwrite the tracks of a playlist with the same name.") var replace = false
     @Flag(help: "Print JSON.") var json = false
     func run() async throws {
-        let runtime = try await options.runtime()
-        let report = try userFacing {
-            try runtime.playlistFiles.importM3U(URL(fileURLWithPath: file), name: name, replace: replace)
+        let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        let report: PlaylistImportReport
+        if let daemon = try await options.daemon() {
+            var body: [String: Any] = ["path": path, "replace": replace]
+            if let name { body["name"] = name }
+            report = try await daemon.send("POST", "playlists/import", body: body, as: PlaylistImportReport.self)
+        } else {
+            let runtime = try await options.runtime(.write)
+            report = try userFacing { try runtime.playlistFiles.importM3U(URL(fileURLWithPath: path), name: name, replace: replace) }
         }
         if json { return try printJSON(report) }
         print("Playlist \(report.playlist.id): \(report.playlist.name) — \(report.added) tracks added, \(report.skipped.count) skipped")
@@ -188,9 +246,10 @@ struct PlaylistPlay: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     @Option(help: "Start at this track (1 = first).") var from = 1
     func run() async throws {
+        let client = try await options.runningClient()
         let runtime = try await options.global.runtime()
         let id = try userFacing { try resolvePlaylist(playlist, runtime.collection)?.id }
         let path = id.map { "playlists/\($0)/play" } ?? "favorites/play"
-        try options.show(try await DaemonClient(settings: runtime.settings).command(path, ["from": from]))
+        try options.show(try await client.command(path, ["from": from]))
     }
 }

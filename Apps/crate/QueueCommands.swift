@@ -2,6 +2,7 @@ import ArgumentParser
 import CrateCore
 import CrateDomain
 import Foundation
+import CrateClient
 
 struct Queue: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,9 +28,9 @@ struct Queue: AsyncParsableCommand {
 
         /// Posts the tracks to the queue with `extra` fields (mode, index) and prints what happened.
         func add(_ extra: [String: Any], _ options: DaemonOptions, saying verb: String) async throws {
-            let runtime = try await options.global.runtime()
-            let body = try self.body(runtime).merging(extra) { $1 }
-            let added = try await DaemonClient(settings: runtime.settings).send("POST", "queue", body: body, as: Added.self)
+            let client = try await options.runningClient()
+            let body = try self.body(try await options.global.runtime()).merging(extra) { $1 }
+            let added = try await client.send("POST", "queue", body: body, as: Added.self)
             if !options.json { print("\(verb) \(added.entryIDs.count) entries.") }
             try options.show(added.status)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CrateCore
 import CrateDomain
 import Foundation
+import CrateClient
 
 struct Edit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,8 +31,13 @@ struct Edit: AsyncParsableCommand {
         let edit = TrackEdit(title: title, artist: artist, album: album, albumArtist: albumArtist, genre: genre, date: date,
                              trackNumber: trackNumber, discNumber: discNumber, clear: resetAll ? TrackEdit.fields : reset)
         guard !edit.isEmpty else { throw ValidationError("nothing to change: give --title, --artist, ... or --reset FIELD") }
-        let runtime = try await options.runtime()
-        let t = try userFacing { try runtime.library.edit(trackID: track, edit) }
+        let t: Track
+        if let daemon = try await options.daemon() {
+            t = try await daemon.send("PATCH", "tracks/\(track)", encoding: edit, as: Track.self)
+        } else {
+            let runtime = try await options.runtime(.write)
+            t = try userFacing { try runtime.library.edit(trackID: track, edit) }
+        }
         if json { return try printJSON(t) }
         print("\(t.id)  \(t.trackNumber.map { "\($0). " } ?? "")\(t.title) — \(t.artist)  [\(t.album), \(t.albumArtist)]\(t.edited ? "  (edited)" : "")")
     }
@@ -46,8 +52,7 @@ struct Delete: AsyncParsableCommand {
     @Argument(help: "Track ids.") var tracks: [Int64]
 
     func run() async throws {
-        let runtime = try await options.runtime()
-        let deleted = try userFacing { try runtime.library.deleteTracks(tracks) }
+        let deleted = try await deleteTracks(options, tracks)
         print("removed \(tracks.count) track\(tracks.count == 1 ? "" : "s") from the library; deleted \(deleted.count) library file\(deleted.count == 1 ? "" : "s")")
         for path in deleted { print("  deleted \(path)") }
     }
@@ -67,7 +72,8 @@ struct MissingList: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let runtime = try await options.runtime()
+        // Checking updates the missing flags: a write (the daemon checks at every rescan).
+        let runtime = try await options.runtime(check ? .write : .read)
         if check { _ = try userFacing { try runtime.library.checkMissing() } }
         let missing = try userFacing { try runtime.library.missingTracks() }
         if json { return try printJSON(missing) }
@@ -87,8 +93,14 @@ struct Relink: AsyncParsableCommand {
     @Argument(help: "The file's new path.") var path: String
 
     func run() async throws {
-        let runtime = try await options.runtime()
-        let t = try userFacing { try runtime.library.relink(trackID: track, to: path) }
+        let t: Track
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        if let daemon = try await options.daemon() {
+            t = try await daemon.send("POST", "tracks/\(track)/relink", body: ["path": path], as: Track.self)
+        } else {
+            let runtime = try await options.runtime(.write)
+            t = try userFacing { try runtime.library.relink(trackID: track, to: path) }
+        }
         print("relinked \(t.id) \(t.title) -> \(t.path ?? "")")
     }
 }
@@ -108,7 +120,19 @@ struct MissingDelete: AsyncParsableCommand {
         if let notMissing = ids.first(where: { !missing.contains($0) }) {
             throw CLIError("track \(notMissing) is not missing; use `crate delete` to remove a playable track")
         }
-        let deleted = try userFacing { try runtime.library.deleteTracks(ids) }
+        let deleted = try await deleteTracks(options, ids)
         print("removed \(ids.count) missing track\(ids.count == 1 ? "" : "s")\(deleted.isEmpty ? "" : "; deleted \(deleted.count) library files")")
     }
+}
+
+/// Removes tracks through crated when it runs, else directly; the library files deleted with them.
+func deleteTracks(_ options: GlobalOptions, _ ids: [Int64]) async throws -> [String] {
+    if let daemon = try await options.daemon() {
+        struct Deleted: Decodable { var deletedFiles: [String] }
+        var files: [String] = []
+        for id in ids { files += try await daemon.send("DELETE", "tracks/\(id)", as: Deleted.self).deletedFiles }
+        return files
+    }
+    let runtime = try await options.runtime(.write)
+    return try userFacing { try runtime.library.deleteTracks(ids) }
 }

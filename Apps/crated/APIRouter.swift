@@ -1,6 +1,6 @@
-public import CrateCore
+import CrateCore
 public import CrateDomain
-public import Foundation
+import Foundation
 public import Hummingbird
 
 /// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.

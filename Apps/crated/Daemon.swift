@@ -18,12 +18,21 @@ struct Crated: AsyncParsableCommand {
 
     func run() async throws {
         let runtime: CrateRuntime
+        let lock: LibraryLock
         do {
-            let address = try httpAddress.map(SettingsLoader.parseAddress)
-            runtime = try await CrateRuntime.start(plugins: CratePlugins.list, configPath: config) { settings in
-                if let address { (settings.httpHost, settings.httpPort) = address }
-                try settings.checkHTTPExposure()
+            var settings = try await SettingsLoader.load(configPath: config, plugins: CratePlugins.list)
+            if let address = try httpAddress.map(SettingsLoader.parseAddress) { (settings.httpHost, settings.httpPort) = address }
+            try settings.checkHTTPExposure()
+            // The library's single writer, taken before the database is opened: a second crated stops here.
+            do {
+                lock = try LibraryLock.acquire(dataDirectory: settings.dataDirectory)
+            } catch StoreError.heldByDaemon(_, let pid) {
+                FileHandle.standardError.write(Data("crated: crated is already running\(pid.map { " (pid \($0))" } ?? "") on this library (\(settings.dataDirectory.path))\n".utf8))
+                throw ExitCode(75)
             }
+            runtime = try CrateRuntime.open(settings: settings, plugins: CratePlugins.list)
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             // Config and database problems end start-up with one clear line and EX_CONFIG.
             FileHandle.standardError.write(Data("crated: \(ErrorText.describe(error))\n".utf8))
@@ -46,6 +55,9 @@ struct Crated: AsyncParsableCommand {
         do { try jobs.launch() } catch { logger.warning("library: \(ErrorText.describe(error))") }
         // The wall is composed at start-up in the background and kept until a dial change or a regenerate.
         let feeds = runtime.feeds(events: player.events)
+        // Writes by other processes become `library` events.
+        let watcher = Task { await runtime.externalChanges(events: player.events).watch() }
+        defer { watcher.cancel() }
         Task {
             let wall = await feeds.regenerateWall(reason: "start-up")
             logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
@@ -63,6 +75,7 @@ struct Crated: AsyncParsableCommand {
         try await app.runService()
         // The queue pointer, position, modes and volume are saved for the next start.
         await player.shutdown()
+        withExtendedLifetime(lock) {}   // held until here: the library has no other writer while crated runs
         logger.info("crated stopped")
     }
 }

@@ -1,6 +1,6 @@
 public import CrateCore
 public import CrateDomain
-public import Foundation
+import Foundation
 public import Hummingbird
 
 /// Search, sorted lists, album-artist browse, favorites and dislikes, home and lyrics under /api/v1

@@ -1,6 +1,6 @@
 public import CrateCore
 public import CrateDomain
-public import Foundation
+import Foundation
 public import Hummingbird
 
 /// Library work under /api/v1 (see Docs/HTTP_API.md): imports and rescans run as background jobs that report

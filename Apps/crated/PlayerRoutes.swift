@@ -1,9 +1,9 @@
-public import CrateCore
+import CrateCore
 public import CrateDomain
-public import Foundation
+import Foundation
 public import Hummingbird
-public import NIOCore
-public import ServiceLifecycle
+import NIOCore
+import ServiceLifecycle
 
 /// Player, queue, history and the event stream under /api/v1 (see Docs/HTTP_API.md).
 /// Commands answer with the player status after the command.

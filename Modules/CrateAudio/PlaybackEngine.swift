@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// The player's audio engine: a decoder thread runs ahead of an output thread through a bounded buffer
 /// (`bufferSeconds` of PCM). Both threads block in C calls, so they are real threads, not tasks.

@@ -1,6 +1,6 @@
-public import CrateAudio
+import CrateAudio
 public import CrateDomain
-public import CrateStorage
+package import CrateStorage
 public import Foundation
 public import Logging
 
@@ -22,16 +22,23 @@ public struct CrateRuntime: Sendable {
     /// Loads settings (see `SettingsLoader`) and builds everything from them.
     public static func start(plugins: PluginList, configPath: String? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment,
+                             access: LibraryAccess = .readWrite,
                              overrides: (inout Settings) throws -> Void = { _ in }) async throws -> CrateRuntime {
         var settings = try await SettingsLoader.load(configPath: configPath, environment: environment, plugins: plugins)
         try overrides(&settings)
+        return try open(settings: settings, plugins: plugins, access: access)
+    }
+
+    /// Builds a runtime from settings already loaded: logging set up, deprecation warnings said once.
+    public static func open(settings: Settings, plugins: PluginList, access: LibraryAccess = .readWrite) throws -> CrateRuntime {
         CrateLogging.bootstrap(level: settings.logLevel)
-        let runtime = try CrateRuntime(settings: settings, plugins: plugins)
+        let runtime = try CrateRuntime(settings: settings, plugins: plugins, access: access)
         for warning in settings.warnings { runtime.logger.warning("\(warning)") }
         return runtime
     }
 
-    public init(settings: Settings, plugins: PluginList, logger: Logger = Logger(label: "crate")) throws {
+    public init(settings: Settings, plugins: PluginList, access: LibraryAccess = .readWrite,
+                logger: Logger = Logger(label: "crate")) throws {
         self.settings = settings
         self.plugins = plugins
         self.logger = logger
@@ -44,7 +51,7 @@ public struct CrateRuntime: Sendable {
         decoders = try DecoderRegistry(parts.flatMap(\.decoders), order: settings.decoderOrder,
                                        disabled: settings.disabledDecoders)
         outputs = try OutputRegistry(parts.flatMap(\.outputs), autoOrder: plugins.autoOutputOrder)
-        store = try LibraryStore(url: settings.databaseURL)
+        store = try LibraryStore(url: settings.databaseURL, access: access == .readOnly ? .readOnly : .readWrite)
         library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger)
         for p in decoders.plugins {
             if case .unavailable(let reason) = p.status { logger.warning("decoder \(p.name) unavailable: \(reason)") }
@@ -78,4 +85,10 @@ public struct CrateRuntime: Sendable {
         logger.info("\(why)")
         return try plugin.makeOutput()
     }
+}
+
+/// How a runtime opens the library: the daemon and library commands write (and migrate); commands that only read
+/// open it read-only, never migrate and never create it.
+public enum LibraryAccess: Sendable {
+    case readWrite, readOnly
 }

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import CrateStorage
+import CrateStorage
 public import Foundation
 
 /// What the library holds, for front ends: albums, tracks, artists, favorites and dislikes, playlists, home. The

@@ -1,8 +1,8 @@
-public import CrateAudio
+import CrateAudio
 public import CrateDomain
-public import CrateStorage
-public import Foundation
-public import Logging
+import CrateStorage
+import Foundation
+import Logging
 
 /// The daemon's one player: owns the queue rules, the modes and their persistence, and drives the
 /// `PlaybackEngine`. Every command and every engine event runs on this actor, in order.

@@ -1,7 +1,7 @@
-public import Configuration
+import Configuration
 public import CrateDomain
 public import Foundation
-public import SystemPackage
+import SystemPackage
 
 /// Reads `Settings` from the YAML config file and `CRATE_*` environment variables.
 ///

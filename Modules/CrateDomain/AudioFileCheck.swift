@@ -1,6 +1,6 @@
 public import Foundation
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// Checks a decoder runs before handing a path to its codec library, whose error codes cannot say

@@ -2,6 +2,10 @@
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case migrationFailed(path: String, reason: String)
+    /// A read-only command met a database an older Crate wrote; upgrading it is a write.
+    case needsUpgrade(path: String)
+    /// Another process (the daemon) is the library's writer.
+    case heldByDaemon(path: String, pid: Int32?)
     case query(String)
     case albumNotFound(String)
     case ambiguousAlbum(query: String, candidates: [String])
@@ -17,6 +21,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "cannot open the library database at \(path): \(reason)"
         case let .migrationFailed(path, reason):
             "cannot upgrade the library database at \(path): \(reason)"
+        case let .needsUpgrade(path):
+            "the library database at \(path) comes from an older Crate and needs an upgrade: start crated (or run a library command such as `crate rescan`) once"
+        case let .heldByDaemon(path, pid):
+            "another Crate process\(pid.map { " (pid \($0))" } ?? "") is the library's writer now (\(path)): crated, or a "
+                + "`crate` command such as an import"
         case let .query(reason):
             "library database error: \(reason)"
         case let .albumNotFound(query):

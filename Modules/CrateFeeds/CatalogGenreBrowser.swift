@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// One page of a genre selection.
 public struct GenreBrowsePage: Sendable, Hashable {

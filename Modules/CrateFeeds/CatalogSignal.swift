@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// A signal drawn from a music catalog (ADR-115, ADR-118). Each makes its calls in parallel; a signal
 /// fails only when every one of its calls failed, so one bad endpoint costs part of a signal, not all of it.

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// The catalog calls catalog signals make. The app adapts its Apple Music client to this; each call
 /// should cost one request where it can (signals ask for at most one page).

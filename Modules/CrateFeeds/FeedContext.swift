@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// What a signal needs to know besides how many albums to return: the injected randomness, the albums it
 /// should not offer, and for genre feeds the genre.

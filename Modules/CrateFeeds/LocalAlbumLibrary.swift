@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// The library as local signals read it: every album's facts (cheap), then the chosen albums in full.
 public protocol LocalAlbumLibrary: Sendable {

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// A signal drawn from the library alone (works offline, with no account): see `LocalPicks` for how each
 /// signal chooses. The facts come from a snapshot shared by all local signals of one compose.

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// One album on a feed, with the signal that chose it.
 public struct WallEntry: Sendable, Hashable {

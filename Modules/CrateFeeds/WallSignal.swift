@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// One source of candidate albums for a feed (ADR-115, ADR-118). Implementations exist per source (the local
 /// library, the Apple catalog); several may share an `id`, and the composer blends them under that id's weight.

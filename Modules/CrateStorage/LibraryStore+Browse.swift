@@ -1,6 +1,6 @@
 public import CrateDomain
-public import Foundation
-public import GRDB
+import Foundation
+import GRDB
 
 /// Sorted lists: albums, tracks, album artists and their albums. Artist sorting uses `artist.sort_key`
 /// (sort tags, else the name without a leading article); disliked albums are left out unless asked for.

@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// Metadata overrides, deletion, relinks and the missing-file list.
 extension LibraryStore {

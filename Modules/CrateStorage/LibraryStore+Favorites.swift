@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// Favorites of every kind and album dislikes. Both live in `opinion`, one row per item, so liking an
 /// album replaces its dislike and disliking replaces its like.

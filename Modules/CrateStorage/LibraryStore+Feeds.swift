@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// What the feeds read: one cheap row per album to choose from, the chosen albums in full, and likes and
 /// dislikes of catalog albums (kept beside the library's own opinions, one per album, so they exclude

@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// Plays, recents and the home screen.
 extension LibraryStore {

@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 extension LibraryStore {
     /// Saves a scan batch as reference imports (the files stay where they are), without content hashes.

@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 extension LibraryStore {
     public func lyrics(trackID: Int64) throws -> Lyrics? {

@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// Diagnostics counts, database repair and the artwork bookkeeping maintenance needs.
 extension LibraryStore {

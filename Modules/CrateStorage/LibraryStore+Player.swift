@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// History, saved player state, per-track positions and missing flags.
 extension LibraryStore {

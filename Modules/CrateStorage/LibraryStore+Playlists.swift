@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// Playlists: a name, tracks in manual order (duplicates allowed), and the times that sort them.
 extension LibraryStore {

@@ -1,6 +1,6 @@
 public import CrateDomain
-public import Foundation
-public import GRDB
+import Foundation
+import GRDB
 
 extension LibraryStore {
     static let albumSelect = """

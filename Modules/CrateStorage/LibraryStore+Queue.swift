@@ -1,6 +1,6 @@
 public import CrateDomain
-public import Foundation
-public import GRDB
+import Foundation
+import GRDB
 
 /// The play queue. Entries keep sparse REAL positions (a gap of 1024 between neighbours), so an insert
 /// or a move writes one row; only when a gap is used up are positions renumbered, in one statement.

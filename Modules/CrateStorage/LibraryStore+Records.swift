@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// Import records, rescan roots, stored settings and the lookups imports make.
 extension LibraryStore {
@@ -14,6 +14,11 @@ extension LibraryStore {
     /// instead of a transaction per folder. Stamps written by the scan itself are not needed: they are
     /// of folders already scanned.
     public func knownStampsReader(rescan: Bool) throws -> @Sendable (String) -> [String: FileStamp] {
+        // A snapshot keeps one view for the whole scan; a single-connection store reads each folder as it comes.
+        guard let pool = pool as? DatabasePool else {
+            let reader = pool
+            return { folder in (try? reader.read { db in try Self.knownStamps(db, folder: folder, rescan: rescan) }) ?? [:] }
+        }
         let snapshot: DatabaseSnapshot
         do { snapshot = try pool.makeSnapshot() } catch { throw StoreError.query(Self.reason(error)) }
         return { folder in (try? snapshot.read { db in try Self.knownStamps(db, folder: folder, rescan: rescan) }) ?? [:] }

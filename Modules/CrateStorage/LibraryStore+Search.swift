@@ -1,6 +1,6 @@
 public import CrateDomain
-public import Foundation
-public import GRDB
+import Foundation
+import GRDB
 
 /// Local search over the FTS5 index (see `SearchIndex`): one query, grouped artist → album → track →
 /// playlist → lyrics, each group ranked by bm25 (or by the query's sort) and paged on its own.

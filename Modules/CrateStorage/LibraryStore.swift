@@ -1,16 +1,29 @@
 public import CrateDomain
 public import Foundation
-public import GRDB
+import GRDB
 
 /// The library database: one SQLite file in WAL mode, shared safely between threads by GRDB's pool.
 /// Writes are short transactions (one scanned folder each), so reads never wait long.
 public final class LibraryStore: Sendable {
     public let path: String
-    let pool: DatabasePool
+    /// A pool for the daemon and library commands; one read-only connection (or an empty in-memory library) for
+    /// commands that only read.
+    let pool: any DatabaseWriter
 
-    /// Opens (creating if needed) the database at `url` and applies pending migrations.
-    public init(url: URL) throws {
+    public enum Access: Sendable {
+        /// Creates the file when needed and applies pending migrations.
+        case readWrite
+        /// Never writes, never migrates, never creates the file: a missing library reads as an empty one.
+        case readOnly
+    }
+
+    /// Opens the database at `url` (see `Access`).
+    public init(url: URL, access: Access = .readWrite) throws {
         path = url.path
+        if access == .readOnly {
+            pool = try Self.openReadOnly(url)
+            return
+        }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             var config = Configuration()
@@ -32,6 +45,31 @@ public final class LibraryStore: Sendable {
         }
     }
 
+    private static func openReadOnly(_ url: URL) throws -> any DatabaseWriter {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            // Nothing imported yet: an empty library in memory answers every read with nothing.
+            do {
+                let empty = try DatabaseQueue()
+                try Migrations.migrator.migrate(empty)
+                return empty
+            } catch {
+                throw StoreError.cannotOpen(path: url.path, reason: reason(error))
+            }
+        }
+        let queue: DatabaseQueue
+        do {
+            var config = Configuration()
+            config.readonly = true
+            config.busyMode = .timeout(5)
+            queue = try DatabaseQueue(path: url.path, configuration: config)
+        } catch {
+            throw StoreError.cannotOpen(path: url.path, reason: reason(error))
+        }
+        let current = (try? queue.read { try Migrations.migrator.hasCompletedMigrations($0) }) ?? false
+        guard current else { throw StoreError.needsUpgrade(path: url.path) }
+        return queue
+    }
+
     /// Runs `body` holding an exclusive `flock` on `lockPath` (released when the file is closed, also on a crash).
     private static func withFileLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -39,6 +77,14 @@ public final class LibraryStore: Sendable {
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
         return try body()
+    }
+
+    /// SQLite's `data_version` seen from the writer's connection: it changes when another connection (another
+    /// process) commits, never for this store's own writes.
+    public func externalDataVersion() throws -> Int {
+        do { return try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 } } catch {
+            throw StoreError.query(Self.reason(error))
+        }
     }
 
     /// Runs a read, turning database errors into `StoreError`.

@@ -41,8 +41,11 @@ extension AppSuites {
 
         @Test func userErrorsAreOneClearLine() throws {
             let app = try AppHarness()
+            // A player command checks for the daemon before anything else (it never opens the library without one).
             let missing = try app.crate("play-album", "No Such Album")
-            #expect(missing.status != 0 && missing.stderr.contains("no album matches 'No Such Album'"))
+            #expect(missing.status != 0 && missing.stderr.contains("crated is not running"), "\(missing.stderr)")
+            let unknown = try app.crate("tracks", "No Such Album")
+            #expect(unknown.status != 0 && unknown.stderr.contains("no album matches 'No Such Album'"), "\(unknown.stderr)")
             let badConfig = try app.crate("albums", env: ["CRATE_OUTPUT_PLUGIN": "alsa"])
             #expect(badConfig.status != 0 && badConfig.stderr.contains("output.plugin"))
             let noFolder = try app.crate("import", "/nonexistent/music")

@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import Testing
+import Testing
 
 /// The cover rules shared by the decoders whose files ffmpeg can attach pictures to (FLAC, MP3):
 /// exact bytes and type, none when there is none, the front cover wins, damaged bytes give none.

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// A catalog album as the catalog source makes them (identity `applemusic:<id>`, `externalID` set).
 public func catalogAlbum(_ id: String) -> Album {

@@ -1,5 +1,5 @@
 public import Foundation
-public import Glibc
+import Glibc
 
 /// A child process started with posix_spawn and a clean signal state. Foundation's `Process` hands
 /// the child the spawning thread's signal mask, and test threads block SIGINT and SIGTERM, so a

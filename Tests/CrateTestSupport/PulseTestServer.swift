@@ -1,5 +1,5 @@
 public import Foundation
-public import Glibc
+import Glibc
 
 /// A private, headless PulseAudio server for tests (the recipe of toolchain.md section 3):
 /// its own temp folder and unix socket, one null sink, nothing from the user's session.

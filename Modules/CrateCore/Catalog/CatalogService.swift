@@ -1,6 +1,6 @@
 public import CrateDomain
-public import CrateFeeds
-public import Foundation
+import CrateFeeds
+import Foundation
 
 /// Why the catalog cannot answer, in words a user can act on.
 public enum CatalogServiceError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import CrateFeeds
+import CrateFeeds
 public import Foundation
 
 /// One album on a feed as front ends show it.

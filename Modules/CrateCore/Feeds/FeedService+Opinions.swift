@@ -1,7 +1,7 @@
 public import CrateDomain
-public import CrateFeeds
-public import CrateStorage
-public import Foundation
+import CrateFeeds
+import CrateStorage
+import Foundation
 import Logging
 
 /// What a like or dislike did: the local change (always made first) and each write to the catalog.

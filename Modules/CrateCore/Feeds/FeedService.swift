@@ -1,7 +1,7 @@
-public import CrateDomain
+import CrateDomain
 public import CrateFeeds
 public import CrateStorage
-public import Foundation
+import Foundation
 public import Logging
 
 /// The Crate Wall and genre feeds for the front ends (ADR-115, ADR-118): builds the signals from whatever

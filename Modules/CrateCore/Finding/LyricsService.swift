@@ -1,6 +1,6 @@
 public import CrateDomain
 public import CrateStorage
-public import Foundation
+import Foundation
 
 /// Lyrics stored from the file's own tags at import: the first and preferred provider.
 public struct EmbeddedLyricsProvider: LyricsProvider {

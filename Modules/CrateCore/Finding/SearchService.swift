@@ -1,6 +1,6 @@
 public import CrateDomain
 public import CrateStorage
-public import Foundation
+import Foundation
 
 /// One search box over two scopes: the library's own index (`local`) and the catalogs of sources that
 /// offer catalog search (`external`), each source's results merged into the same group order.

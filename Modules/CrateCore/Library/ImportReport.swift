@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// Where an import or rescan stands, after each folder.
 public struct ImportProgress: Sendable, Hashable, Codable {

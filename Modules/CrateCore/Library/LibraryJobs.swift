@@ -1,6 +1,6 @@
 public import CrateDomain
-public import Foundation
-public import Synchronization
+import Foundation
+import Synchronization
 
 /// The daemon's long library work (imports, rescans, failure retries, artwork repair), one job at a time on
 /// its own thread so start-up, requests and playback never wait for it. Progress goes out as `library` events.

@@ -1,8 +1,8 @@
 public import CrateDomain
-public import CrateStorage
-public import Foundation
+import CrateStorage
+import Foundation
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 import Logging
 #endif
 

@@ -1,9 +1,9 @@
 public import CrateDomain
-public import CrateStorage
-public import Foundation
-public import Synchronization
+import CrateStorage
+import Foundation
+import Synchronization
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 import Logging
 #endif
 

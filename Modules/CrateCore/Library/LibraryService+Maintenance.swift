@@ -1,5 +1,5 @@
 public import CrateDomain
-public import CrateStorage
+import CrateStorage
 public import Foundation
 import Logging
 

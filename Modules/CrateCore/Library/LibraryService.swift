@@ -1,7 +1,7 @@
 public import CrateDomain
 public import CrateStorage
-public import Foundation
-public import Logging
+import Foundation
+import Logging
 
 /// The library's operations for both front ends: imports and rescans, missing files, edits, deletion,
 /// artwork and maintenance. Synchronous and thread-safe; the daemon runs long work off its request threads.

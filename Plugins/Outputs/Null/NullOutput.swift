@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Synchronization
+import Synchronization
 
 /// A thread-safe frame total. The playback thread adds to it while a test, benchmark or
 /// status reader on another thread reads it, so it is an atomic rather than a plain Int.

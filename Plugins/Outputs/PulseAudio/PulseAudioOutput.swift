@@ -1,6 +1,6 @@
 import CPulse
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// Plays through a PulseAudio (or PipeWire-pulse) server with the blocking `pa_simple` API:
 /// the playback thread owns the output, so blocking writes are the pacing we want.

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// `outputs.wav.*` (formerly `output.wav.path`).
 extension WAVFileOutputPlugin {

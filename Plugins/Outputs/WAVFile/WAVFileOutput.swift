@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import Glibc
+import Glibc
 
 /// Writes the PCM to a 32-bit float WAV file: bit-exact with the pipeline, so a test or a user
 /// can compare what the player produced with what the decoder gave.

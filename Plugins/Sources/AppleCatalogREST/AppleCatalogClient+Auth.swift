@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif

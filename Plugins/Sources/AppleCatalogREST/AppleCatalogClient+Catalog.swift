@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// Per-endpoint `limit` maxima (fact sheet §5); larger requests are paged.
 enum CatalogLimits {

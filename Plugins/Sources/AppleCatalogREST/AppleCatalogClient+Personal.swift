@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// Per-endpoint `limit` maxima of the personal endpoints (fact sheet §5).
 enum PersonalLimits {

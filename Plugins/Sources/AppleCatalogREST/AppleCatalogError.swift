@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// Why a catalog call failed, as one short line a user can act on. Apple's bodies are never shown
 /// raw: at most the `detail` of its error envelope, shortened.

@@ -1,5 +1,5 @@
 public import CrateDomain
-public import Foundation
+import Foundation
 
 /// The `sources.applecatalog.*` block: this plugin's settings, read and checked here. Before plugins owned their
 /// blocks the keys were `catalog.*`; those still work, with a deprecation warning from the loader.

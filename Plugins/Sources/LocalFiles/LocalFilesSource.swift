@@ -1,6 +1,6 @@
 public import CrateDomain
 public import Foundation
-public import Glibc
+import Glibc
 
 /// Music files on this machine, under the `file:` scheme. A track's id is its absolute path.
 /// Scanning happens in place (reference mode): nothing is copied or changed.

@@ -1,24 +1,26 @@
-import CrateCore
-import CrateDomain
-import Foundation
+public import CrateDomain
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
-/// Talks to `crated` over its HTTP API (like mpc to MPD).
-struct DaemonClient {
-    let base: URL
-    let address: String
+/// The Swift client of crated's HTTP API (Docs/HTTP_API.md): the CLI uses it, and so can any other Swift front end.
+/// Answers decode into CrateDomain's types; failures are `DaemonClientError`s in words a user can act on.
+public struct DaemonClient: Sendable {
+    public let base: URL
+    /// `HOST:PORT`, for messages.
+    public let address: String
     /// `http.token`, sent as a bearer token when the daemon has one.
     private let token: String?
 
-    init(settings: Settings) {
-        address = settings.httpClientAddress
+    /// `address` is `HOST:PORT` (IPv6 in brackets); `token` the daemon's `http.token`, if it has one.
+    public init(address: String, token: String?) {
+        self.address = address
         base = URL(string: "http://\(address)/api/v1/") ?? URL(fileURLWithPath: "/")
-        token = settings.http.token
+        self.token = token
     }
 
-    func authorize(_ request: inout URLRequest) {
+    public func authorize(_ request: inout URLRequest) {
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     }
 
@@ -27,16 +29,16 @@ struct DaemonClient {
         var error: Inner
     }
 
-    static let decoder: JSONDecoder = {
+    public static let decoder: JSONDecoder = {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .iso8601
         return d
     }()
 
     /// Sends a request and decodes the answer; a refused connection or an API error becomes one clear line.
-    func send<T: Decodable>(_ method: String, _ path: String, body: [String: Any]? = nil, as type: T.Type) async throws -> T {
+    public func send<T: Decodable>(_ method: String, _ path: String, body: [String: Any]? = nil, as type: T.Type) async throws -> T {
         // `path` may carry a query ("queue?offset=0"), which appendingPathComponent would escape.
-        guard let url = URL(string: path, relativeTo: base) else { throw CLIError("bad request path \(path)") }
+        guard let url = URL(string: path, relativeTo: base) else { throw DaemonClientError.badPath(path) }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = 30
@@ -49,25 +51,48 @@ struct DaemonClient {
         do {
             (data, response) = try await URLSession.shared.data(for: request)
         } catch {
-            throw CLIError("crated is not running at \(address) (\(error.localizedDescription)); start it with `crated`")
+            throw DaemonClientError.notRunning(address: address, reason: error.localizedDescription)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            if let api = try? Self.decoder.decode(APIErrorBody.self, from: data) { throw CLIError(api.error.message) }
-            throw CLIError("crated answered HTTP \(status)")
+            if let api = try? Self.decoder.decode(APIErrorBody.self, from: data) {
+                throw DaemonClientError.refused(status: status, code: api.error.code, message: api.error.message)
+            }
+            throw DaemonClientError.refused(status: status, code: "http_\(status)", message: "crated answered HTTP \(status)")
         }
+        // 204 No Content: nothing to decode for callers that want nothing.
+        if data.isEmpty, let nothing = Ignored() as? T { return nothing }
         do { return try Self.decoder.decode(T.self, from: data) } catch {
-            throw CLIError("unexpected answer from crated: \(ErrorText.describe(error))")
+            throw DaemonClientError.unexpectedAnswer(path: path, reason: String(describing: error))
         }
     }
 
+    /// Sends an Encodable body (a `TrackEdit`, say) as JSON.
+    public func send<T: Decodable, B: Encodable>(_ method: String, _ path: String, encoding body: B, as type: T.Type) async throws -> T {
+        let object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(body))
+        return try await send(method, path, body: object as? [String: Any] ?? [:], as: type)
+    }
+
+    public var notRunning: DaemonClientError { .notRunning(address: address, reason: nil) }
+
+    /// Sends a command whose answer the caller does not need (beyond success).
+    public func perform(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws {
+        _ = try await send(method, path, body: body, as: Ignored.self)
+    }
+
+    /// Accepts any JSON answer.
+    public struct Ignored: Decodable, Sendable {
+        public init() {}
+        public init(from decoder: any Decoder) throws {}
+    }
+
     @discardableResult
-    func command(_ path: String, _ body: [String: Any]? = nil, method: String = "POST") async throws -> PlayerStatus {
+    public func command(_ path: String, _ body: [String: Any]? = nil, method: String = "POST") async throws -> PlayerStatus {
         try await send(method, path, body: body, as: PlayerStatus.self)
     }
 
     /// Calls `onLine` for each line of the event stream until the connection ends.
-    func streamEvents(_ onLine: @escaping @Sendable (String) -> Void) async throws {
+    public func streamEvents(_ onLine: @escaping @Sendable (String) -> Void) async throws {
         let reader = LineStreamer(onLine: onLine)
         let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
         var request = URLRequest(url: base.appendingPathComponent("events"))
@@ -75,6 +100,22 @@ struct DaemonClient {
         authorize(&request)
         session.dataTask(with: request).resume()
         try await reader.finished()
+    }
+}
+
+extension DaemonClient {
+    /// Whether crated answers on its address (a refused connection answers at once).
+    public func isRunning() async -> Bool {
+        guard let url = URL(string: "health", relativeTo: base) else { return false }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 2
+        authorize(&request)
+        do {
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode == 200
+        } catch {
+            return false
+        }
     }
 }
 
