@@ -5,7 +5,7 @@ import FoundationEssentials
 
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Search the library: artists, albums, tracks, playlists and lyrics.",
+        abstract: "Search the library: artists, albums, tracks, playlists, lyrics and stations.",
         discussion: """
             Every word matches by prefix ("jud bea" finds Hey Jude by The Beatles); accents and punctuation are \
             ignored ("hele" finds Hélène, "rem" finds R.E.M.). Beets-style terms narrow it: artist:WORD album:WORD \
@@ -15,7 +15,7 @@ struct Search: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Search words and terms.") var query: [String]
     @Option(help: "local (the library) or external (catalog sources).") var scope: SearchScope = .local
-    @Option(help: "Only this group, paged: artists, albums, tracks, playlists, lyrics.") var group: SearchGroup?
+    @Option(help: "Only this group, paged: artists, albums, tracks, playlists, lyrics, stations.") var group: SearchGroup?
     @Option(help: "Results per group (default 5; 50 with --group).") var limit: Int?
     @Option(help: "Skip this many results of the group.") var offset = 0
     @Flag(help: "Print JSON.") var json = false
@@ -37,6 +37,7 @@ struct Search: AsyncParsableCommand {
             g.tracks?.forEach { print("  " + Line.track($0)) }
             g.playlists?.forEach { print("  " + Line.playlist($0)) }
             g.lyrics?.forEach { print("  " + Line.track($0.track) + "\n        \($0.snippet)") }
+            g.stations?.forEach { print("  \(pad(String($0.id), 5))\($0.name)  \($0.url)") }
             g.catalog?.forEach { print("  \($0.source):\($0.id)  \($0.title)\($0.subtitle.map { " — \($0)" } ?? "")") }
         }
     }

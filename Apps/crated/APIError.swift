@@ -48,6 +48,13 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .unknownField, .ambiguousAlbum, .ambiguous, .invalid: throw APIError(.badRequest, code: "bad_request", error.description)
             default: throw APIError(.internalServerError, code: "internal", error.description)
             }
+        } catch let error as StationError {
+            let (status, code): (HTTPResponse.Status, String) = switch error {
+            case .badURL: (.badRequest, "bad_request")
+            case .exists: (.conflict, "exists")
+            case .notFound: (.notFound, "not_found")
+            }
+            throw APIError(status, code: code, error.description)
         } catch let error as SearchQueryError {
             throw APIError(.badRequest, code: "bad_query", error.description)
         } catch let error as FindingError {

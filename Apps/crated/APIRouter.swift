@@ -25,6 +25,7 @@ enum APIRouter {
         LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
         FindingRoutes.add(to: api, runtime: runtime, events: player.events)
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)
+        StationRoutes.add(to: api, runtime: runtime, player: player)
         CatalogRoutes.add(to: api, runtime: runtime)
         FeedRoutes.add(to: api, feeds: feeds)
         return router

@@ -52,6 +52,16 @@ public struct MusicCollection: Sendable {
     public func removeFromPlaylist(id: Int64, at indexes: [Int]) throws { try store.removeFromPlaylist(id: id, at: indexes) }
     public func movePlaylistEntry(id: Int64, from: Int, to: Int) throws { try store.movePlaylistEntry(id: id, from: from, to: to) }
 
+    // Stations.
+    public func stations() throws -> [Station] { try store.stations() }
+    public func station(id: Int64) throws -> Station? { try store.station(id: id) }
+    public func resolveStation(_ query: String) throws -> Station { try store.resolveStation(query) }
+    /// Saves a station; `url` must be http(s) (radio playlists `.pls`/`.m3u`/`.xspf` are resolved when played).
+    public func addStation(name: String, url: String, artworkURL: String? = nil) throws -> Station {
+        try store.addStation(name: name, url: try Station.streamURL(url), artworkURL: artworkURL)
+    }
+    public func removeStation(id: Int64) throws { try store.removeStation(id: id) }
+
     // Import failures and artwork checks.
     public func scanFailures() throws -> [ScanFailure] { try store.scanFailures() }
     public func clearScanFailures(paths: [String]? = nil) throws -> Int { try store.clearScanFailures(paths: paths) }

@@ -1,6 +1,6 @@
 /// Search result groups, in the order results are shown: artist → album → track → playlist → lyrics.
 public enum SearchGroup: String, Sendable, Codable, CaseIterable {
-    case artists, albums, tracks, playlists, lyrics
+    case artists, albums, tracks, playlists, lyrics, stations
 }
 
 /// Where search looks: the library's own index, or the catalogs of sources that offer one.
@@ -48,6 +48,7 @@ public struct SearchGroupResult: Sendable, Hashable, Codable {
     public var tracks: [Track]?
     public var playlists: [Playlist]?
     public var lyrics: [LyricsHit]?
+    public var stations: [Station]?
     public var catalog: [CatalogHit]?
 
     public init(group: SearchGroup, total: Int, offset: Int) {
@@ -57,7 +58,8 @@ public struct SearchGroupResult: Sendable, Hashable, Codable {
     }
 
     public var count: Int {
-        artists?.count ?? albums?.count ?? tracks?.count ?? playlists?.count ?? lyrics?.count ?? catalog?.count ?? 0
+        artists?.count ?? albums?.count ?? tracks?.count ?? playlists?.count ?? lyrics?.count ?? stations?.count
+            ?? catalog?.count ?? 0
     }
 }
 

@@ -6,6 +6,8 @@ import GRDB
 /// (sort tags, else the name without a leading article); disliked albums are left out unless asked for.
 extension LibraryStore {
     static let notDisliked = "album.id NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike')"
+    /// Stream tracks share one hidden album (see `Station`); lists of albums, artists and tracks leave it out.
+    static let notStreams = "album.identity <> '\(Station.albumIdentity)'"
     static let favoriteAlbum = "EXISTS (SELECT 1 FROM opinion WHERE kind = 'album' AND item_id = album.id AND value = 'favorite')"
 
     /// ORDER BY terms for albums (the query must join `artist` on the album artist).
@@ -22,7 +24,7 @@ extension LibraryStore {
     /// Albums, sorted (default: by album artist), favorites first when asked.
     public func albums(sort: ListSort<AlbumSort> = ListSort(.artist), includeDisliked: Bool = false,
                        artistID: Int64? = nil) throws -> [Album] {
-        var conditions: [String] = []
+        var conditions: [String] = [Self.notStreams]
         var arguments: [any DatabaseValueConvertible] = []
         if !includeDisliked { conditions.append(Self.notDisliked) }
         if let artistID {
@@ -55,7 +57,7 @@ extension LibraryStore {
     public func tracks(sort: ListSort<TrackSort>, offset: Int = 0, limit: Int = 500) throws -> [Track] {
         let first = sort.favoritesFirst ? "favorite DESC, " : ""
         return try read { db in
-            try Row.fetchAll(db, sql: Self.trackSelect + " ORDER BY " + first + Self.trackOrder(sort.key, sort.order)
+            try Row.fetchAll(db, sql: Self.trackSelect + " WHERE " + Self.notStreams + " ORDER BY " + first + Self.trackOrder(sort.key, sort.order)
                              + " LIMIT ? OFFSET ?", arguments: [max(0, limit), max(0, offset)]).map(Self.track)
         }
     }
@@ -78,7 +80,7 @@ extension LibraryStore {
         let dir = order == .ascending ? "ASC" : "DESC"
         return try read { db in
             try Row.fetchAll(db, sql: Self.artistSelect + """
-                 WHERE EXISTS (SELECT 1 FROM album WHERE album.artist_id = artist.id)
+                 WHERE EXISTS (SELECT 1 FROM album WHERE album.artist_id = artist.id AND \(Self.notStreams))
                 ORDER BY \(favoritesFirst ? "favorite DESC, " : "")artist.sort_key \(dir), artist.name
                 """).map(Self.artist)
         }

@@ -15,6 +15,7 @@ extension LibraryStore {
                 FROM album
                 JOIN artist ON artist.id = album.artist_id
                 LEFT JOIN opinion ON opinion.kind = 'album' AND opinion.item_id = album.id
+                WHERE \(Self.notStreams)
                 ORDER BY album.id
                 """).map { row in
                 AlbumFacts(id: row["id"], identity: row["identity"], artistID: row["artist_id"], artist: row["artist"],

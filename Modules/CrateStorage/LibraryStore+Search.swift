@@ -31,8 +31,9 @@ extension LibraryStore {
             return GroupPlan(fts: "album_fts", idColumn: "album.id",
                              from: "album JOIN artist ON artist.id = album.artist_id",
                              columns: [.artist: "artist", .album: "title"], genre: "album.genre", year: "album.year",
-                             added: "album.added_at", baseFilter: notDisliked,
-                             rowidFilter: "rowid NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike')",
+                             added: "album.added_at", baseFilter: notDisliked + " AND " + notStreams,
+                             rowidFilter: "rowid NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike') "
+                                 + "AND rowid NOT IN (SELECT id FROM album WHERE NOT \(notStreams))",
                              order: { sort in
                                  switch sort.key {
                                  case .title, .album: albumOrder(.title, sort.order)
@@ -48,7 +49,10 @@ extension LibraryStore {
                 """, columns: [.artist: "artist", .album: "album", .title: "title"],
                              genre: "COALESCE(o.genre, track.genre)",
                              year: "CAST(substr(COALESCE(o.date, track.date), 1, 4) AS INTEGER)",
-                             added: "track.added_at", order: { sort in
+                             added: "track.added_at", baseFilter: notStreams,
+                             // Stream tracks are found as stations.
+                             rowidFilter: "rowid NOT IN (SELECT track.id FROM track JOIN album ON album.id = track.album_id WHERE NOT \(notStreams))",
+                             order: { sort in
                                  switch sort.key {
                                  case .title: trackOrder(.title, sort.order)
                                  case .artist: trackOrder(.artist, sort.order)
@@ -64,6 +68,9 @@ extension LibraryStore {
             return GroupPlan(fts: "playlist_fts", idColumn: "playlist.id", from: "playlist", columns: [:], order: { _ in nil })
         case .lyrics:
             return GroupPlan(fts: "lyrics_fts", idColumn: "lyrics.track_id", from: "lyrics", columns: [:], order: { _ in nil })
+        case .stations:
+            // Matched by name outside the index (see `search`); never planned.
+            return GroupPlan(fts: "", idColumn: "station.id", from: "station", columns: [:], order: { _ in nil })
         }
     }
 
@@ -73,7 +80,7 @@ extension LibraryStore {
                        offset: Int = 0, limit: Int = 5) throws -> SearchResults {
         try read { db in
             var results: [SearchGroupResult] = []
-            for group in SearchGroup.allCases where groups.contains(group) {
+            for group in SearchGroup.allCases where groups.contains(group) && group != .stations {
                 guard let (ids, total) = try Self.matches(group, query, offset: max(0, offset), limit: max(0, limit), db),
                       total > 0 else { continue }
                 var result = SearchGroupResult(group: group, total: total, offset: max(0, offset))
@@ -86,8 +93,18 @@ extension LibraryStore {
                 case .playlists:
                     result.playlists = try Self.fetch(ids, Self.playlistSelect + " WHERE playlist.id IN", db).map(Self.playlist)
                 case .lyrics: result.lyrics = try Self.lyricsHits(ids, query, db)
+                case .stations: break
                 }
                 results.append(result)
+            }
+            // Stations are few: matched by their folded names, words only (field terms are about music).
+            if groups.contains(.stations), query.fields.isEmpty, query.year == nil, query.added == nil, !query.words.isEmpty {
+                let found = try Self.stationsMatching(query.words, db)
+                if !found.isEmpty {
+                    var result = SearchGroupResult(group: .stations, total: found.count, offset: max(0, offset))
+                    result.stations = Array(found.dropFirst(max(0, offset)).prefix(max(0, limit)))
+                    results.append(result)
+                }
             }
             return SearchResults(query: text, scope: .local, groups: results)
         }

@@ -95,7 +95,7 @@ public final class LibraryStore: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.write(body) } catch let error as StoreError { throw error } catch {
+        do { return try pool.write(body) } catch let error as StoreError { throw error } catch let error as StationError { throw error } catch {
             throw StoreError.query(Self.reason(error))
         }
     }
@@ -109,9 +109,9 @@ public final class LibraryStore: Sendable {
     public func counts() throws -> LibraryCounts {
         try read { db in
             LibraryCounts(
-                albums: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM album") ?? 0,
-                tracks: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track") ?? 0,
-                artists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM artist") ?? 0,
+                albums: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM album WHERE \(Self.notStreams)") ?? 0,
+                tracks: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track JOIN album ON album.id = track.album_id WHERE \(Self.notStreams)") ?? 0,
+                artists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM artist WHERE id NOT IN (SELECT artist_id FROM album WHERE NOT \(Self.notStreams))") ?? 0,
                 scanFailures: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_failure") ?? 0)
         }
     }

@@ -249,6 +249,18 @@ enum Migrations {
                 CREATE INDEX catalog_opinion_value ON catalog_opinion(value, created_at);
                 """)
         }
+        m.registerMigration("v6: stations (saved stream URLs)") { db in
+            try db.execute(sql: """
+                CREATE TABLE station (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    url TEXT NOT NULL,
+                    artwork_url TEXT,
+                    track_id INTEGER NOT NULL UNIQUE REFERENCES track(id) ON DELETE CASCADE,  -- the stream's track
+                    added_at REAL NOT NULL
+                );
+                """)
+        }
         return m
     }
 }

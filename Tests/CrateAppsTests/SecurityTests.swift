@@ -20,7 +20,8 @@ extension AppSuites {
         /// One request with curl (no Origin or Sec-Fetch headers unless given: a script's request).
         static func call(_ port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
                          bodyFile: URL? = nil) throws -> Answer {
-            let head = try Fixture.temporaryDirectory("crate-head").appendingPathComponent("h")
+            let head = FileManager.default.temporaryDirectory.appendingPathComponent("crate-head-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: head) }
             var args = ["-s", "-o", "-", "-D", head.path, "-w", "\n%{http_code}", "-X", method, "http://127.0.0.1:\(port)\(path)"]
             for (k, v) in headers { args += ["-H", "\(k): \(v)"] }
             if let body { args += ["--data-binary", body] }

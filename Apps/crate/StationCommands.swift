@@ -1,0 +1,87 @@
+import ArgumentParser
+import CrateClient
+import CrateCore
+import CrateDomain
+import Foundation
+
+struct Stations: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Saved internet radio stations: list, add, remove, play.",
+        discussion: "STATION is an id or a name. Stations can also be favorited (`crate fav track ID`), queued and put in playlists by their track id.",
+        subcommands: [StationList.self, StationAdd.self, StationRemove.self, StationPlay.self], defaultSubcommand: StationList.self)
+}
+
+struct StationList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved stations (the default).")
+    @OptionGroup var options: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let stations = try await userFacingAsync { try await options.runtime().collection.stations() }
+        if json { return try printJSON(stations) }
+        if stations.isEmpty { return print("No stations; add one with `crate stations add NAME URL`.") }
+        for s in stations { print("\(pad(String(s.id), 5))\(s.favorite ? "♥ " : "")\(s.name)  \(s.url)  [track \(s.trackID)]") }
+    }
+}
+
+struct StationAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Save a station: a name and its stream or playlist URL.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Its name.") var name: String
+    @Argument(help: "The stream's URL (http or https; .pls, .m3u and .xspf playlists too).") var url: String
+    @Option(help: "A picture for it (URL).") var artwork: String?
+
+    func run() async throws {
+        let station: Station
+        if let daemon = try await options.daemon() {
+            var body: [String: Any] = ["name": name, "url": url]
+            if let artwork { body["artworkURL"] = artwork }
+            station = try await daemon.send("POST", "stations", body: body, as: Station.self)
+        } else {
+            let collection = try await options.runtime(.write).collection
+            station = try userFacing { try collection.addStation(name: name, url: url, artworkURL: artwork) }
+        }
+        print("Saved station \(station.id): \(station.name)")
+    }
+}
+
+struct StationRemove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Forget a station (it leaves queues and playlists too).")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Station id or name.") var station: String
+
+    func run() async throws {
+        let found = try await userFacingAsync { try await options.runtime().collection.resolveStation(station) }
+        if let daemon = try await options.daemon() {
+            try await daemon.perform("DELETE", "stations/\(found.id)")
+        } else {
+            let collection = try await options.runtime(.write).collection
+            try userFacing { try collection.removeStation(id: found.id) }
+        }
+        print("Removed station \(found.name).")
+    }
+}
+
+struct StationPlay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "play", abstract: "Play a station through the daemon (replaces the queue).")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "Station id or name.") var station: String
+
+    func run() async throws {
+        let client = try await options.runningClient()
+        let found = try await userFacingAsync { try await options.global.runtime().collection.resolveStation(station) }
+        try options.show(try await client.command("stations/\(found.id)/play"))
+    }
+}
+
+struct PlayURL: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play-url", abstract: "Play a stream or a file on a web server (replaces the queue).")
+    @OptionGroup var options: DaemonOptions
+    @Argument(help: "http or https URL (radio playlists .pls, .m3u, .xspf too).") var url: String
+
+    func run() async throws {
+        _ = try userFacing { try Station.streamURL(url) }
+        try options.show(try await options.runningClient().command("queue/play-url", ["url": url]))
+    }
+}

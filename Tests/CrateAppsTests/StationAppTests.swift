@@ -1,0 +1,51 @@
+import CrateDomain
+import CrateTestSupport
+import Foundation
+import Testing
+
+extension AppSuites {
+    /// Stations and stream URLs from the CLI and over HTTP, through a real crated.
+    @Suite struct StationAppTests {
+        @Test func stationsAreSavedListedSearchedQueuedAndRemoved() throws {
+            let app = try AppHarness()
+            let daemon = try Daemon(app)
+            let (events, curl) = try DaemonFirstTests().listen(app, daemon)
+            defer { curl.stop(signal: SIGKILL) }
+
+            let added = try app.crate("stations", "add", "Loopback FM", "http://127.0.0.1:9/live.mp3", env: daemon.env)
+            #expect(added.status == 0 && added.stdout.contains("Saved station"), "\(added.stderr)")
+            try waitUntil("the station's event", seconds: 30) { DaemonFirstTests.text(events).contains("station 1 added") }
+            let bad = try app.crate("stations", "add", "Nope", "ftp://example.org/x", env: daemon.env)
+            #expect(bad.status != 0 && bad.stderr.contains("http:// or https://"), "\(bad.stderr)")
+            let again = try SecurityTests.call(daemon.port, "POST", "/api/v1/stations", headers: SecurityTests.json,
+                                               body: #"{"name": "loopback fm", "url": "http://127.0.0.1:9/other"}"#)
+            #expect(again.status == 409 && again.errorCode == "exists", "\(again)")
+
+            let list = try decodeJSON([Station].self, try SecurityTests.call(daemon.port, "GET", "/api/v1/stations").body)
+            let station = try #require(list.first)
+            #expect(list.count == 1 && station.name == "Loopback FM" && station.url == "http://127.0.0.1:9/live.mp3")
+            #expect(try app.crate("search", "loopback").stdout.contains("Stations (1)"))
+            // A favorite by its track, like any track.
+            #expect(try app.crate("fav", "track", "\(station.trackID)", env: daemon.env).status == 0)
+            #expect(try app.crate("stations", "--json").stdout.contains("\"favorite\" : true"))
+
+            // play-url queues the stream as the only entry; its track names the URL.
+            let played = try app.crate("play-url", "http://127.0.0.1:9/adhoc.ogg", "--json", env: daemon.env)
+            #expect(played.status == 0, "\(played.stderr)")
+            let queue = try SecurityTests.call(daemon.port, "GET", "/api/v1/queue").json
+            let entries = queue["entries"] as? [[String: Any]] ?? []
+            let track = entries.first?["track"] as? [String: Any]
+            #expect(entries.count == 1 && (track?["ref"] as? [String: Any])?["id"] as? String == "http://127.0.0.1:9/adhoc.ogg", "\(queue)")
+            // Playing the saved station replaces the queue with it.
+            #expect(try app.crate("stations", "play", "loopback", env: daemon.env).status == 0)
+            let now = try SecurityTests.call(daemon.port, "GET", "/api/v1/queue").json["entries"] as? [[String: Any]] ?? []
+            #expect((now.first?["track"] as? [String: Any])?["title"] as? String == "Loopback FM")
+
+            // Stations never show up as an album.
+            #expect(!(try app.crate("albums").stdout.contains("Internet radio")))
+            #expect(try app.crate("stations", "remove", "Loopback FM", env: daemon.env).status == 0)
+            try waitUntil("the removal's event", seconds: 30) { DaemonFirstTests.text(events).contains("station 1 removed") }
+            #expect(try app.crate("stations").stdout.contains("No stations"))
+        }
+    }
+}
