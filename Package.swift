@@ -21,8 +21,8 @@ func plugin(_ name: String, path: String, _ deps: [Target.Dependency] = []) -> T
     .target(name: name, dependencies: ["CrateDomain"] + deps, path: path, swiftSettings: strict)
 }
 
-func tests(_ name: String, _ deps: [Target.Dependency]) -> Target {
-    .testTarget(name: name, dependencies: deps + ["CrateTestSupport"], path: "Tests/\(name)", swiftSettings: strict)
+func tests(_ name: String, _ deps: [Target.Dependency], exclude: [String] = []) -> Target {
+    .testTarget(name: name, dependencies: deps + ["CrateTestSupport"], path: "Tests/\(name)", exclude: exclude, swiftSettings: strict)
 }
 
 let package = Package(
@@ -49,6 +49,7 @@ let package = Package(
         system("CMpg123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
         system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
+        system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         .target(name: "CImageShim", path: "Plugins/System/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Core modules.
@@ -69,7 +70,7 @@ let package = Package(
 
         // The composition root: the one list of plugins, and the only importer of them.
         .target(name: "CratePlugins", dependencies: [
-            "CrateDomain", "LocalFilesSource", "AppleCatalogREST",
+            "CrateDomain", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
             "PulseAudioOutput", "WAVFileOutput", "NullOutput",
         ], path: "CratePlugins", swiftSettings: strict),
@@ -77,6 +78,7 @@ let package = Package(
         // Plugins: one folder each with its `registration`, listed in CratePlugins/CratePlugins.swift.
         plugin("LocalFilesSource", path: "Plugins/Sources/LocalFiles"),
         plugin("AppleCatalogREST", path: "Plugins/Sources/AppleCatalogREST", [.product(name: "Crypto", package: "swift-crypto")]),
+        plugin("URLStreamSource", path: "Plugins/Sources/URLStream", ["CCurl"]),
         plugin("OpusDecoder", path: "Plugins/Decoders/Opus", ["COpusFile"]),
         plugin("VorbisDecoder", path: "Plugins/Decoders/Vorbis", ["CVorbisFile"]),
         plugin("MP3Decoder", path: "Plugins/Decoders/MP3", ["CMpg123"]),
@@ -120,6 +122,7 @@ let package = Package(
         tests("PulseAudioOutputTests", ["PulseAudioOutput"]),
         tests("WAVFileOutputTests", ["WAVFileOutput"]),
         tests("NullOutputTests", ["NullOutput"]),
+        tests("URLStreamSourceTests", ["URLStreamSource"], exclude: ["radio_server.py"]),
         tests("CrateAppsTests", ["crate", "crated"]),
         // The production catalog client against a loopback server that serves the documented JSON shapes.
         tests("AppleCatalogRESTTests", ["AppleCatalogREST", .product(name: "Hummingbird", package: "hummingbird"),

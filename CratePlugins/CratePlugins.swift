@@ -6,6 +6,7 @@ import MP3Decoder
 import NullOutput
 import OpusDecoder
 import PulseAudioOutput
+import URLStreamSource
 import VorbisDecoder
 import WAVDecoder
 import WAVFileOutput
@@ -17,6 +18,7 @@ public enum CratePlugins {
     public static let list = PluginList([
         LocalFilesSource.registration,
         AppleCatalogSource.registration,
+        URLStreamSource.registration,
         // Decoders: registration order is the default priority.
         FLACDecoderPlugin.registration,
         VorbisDecoderPlugin.registration,

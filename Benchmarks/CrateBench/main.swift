@@ -137,6 +137,7 @@ func decodeOnce(_ url: URL, decoders: DecoderRegistry, chunkFrames: Int?) async 
         case .finished: finished = true
         case let .failed(_, reason): problem = reason  // names the file already
         case .decoding(let item): engine.setNext(nil, after: item.token)
+        case .streamMetadata: break
         case .idle:
             end = clock.now
             break events

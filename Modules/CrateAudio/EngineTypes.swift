@@ -34,6 +34,8 @@ public enum EngineEvent: Sendable {
     case idle
     /// The output failed; playback stopped.
     case outputFailed(String)
+    /// A stream's in-band metadata changed (an internet radio's title).
+    case streamMetadata(EngineItem, StreamMetadata)
 }
 
 /// A decoded piece of one item on its way to the output.

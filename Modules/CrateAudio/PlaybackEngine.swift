@@ -33,6 +33,8 @@ public final class PlaybackEngine: @unchecked Sendable {
     private var threadsRunning = 0
 
     private let decoders: DecoderRegistry
+    /// Where items' bytes come from: files, and http(s) when a plugin provides it.
+    private let inputs: InputRegistry
     private let makeOutput: @Sendable () throws -> any AudioOutput
     private let continuation: AsyncStream<EngineEvent>.Continuation
     /// Events in the order they happened; one consumer.
@@ -40,9 +42,10 @@ public final class PlaybackEngine: @unchecked Sendable {
     public let bufferSeconds: Double
     public let chunkFrames: Int
 
-    public init(decoders: DecoderRegistry, bufferSeconds: Double = 2, chunkFrames: Int = 4096,
+    public init(decoders: DecoderRegistry, inputs: InputRegistry = InputRegistry(), bufferSeconds: Double = 2, chunkFrames: Int = 4096,
                 makeOutput: @escaping @Sendable () throws -> any AudioOutput) {
         self.decoders = decoders
+        self.inputs = inputs
         self.makeOutput = makeOutput
         self.bufferSeconds = bufferSeconds
         self.chunkFrames = chunkFrames
@@ -189,6 +192,9 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     private func decodeLoop() {
         var decoder: (any AudioDecoder)?
+        // The open item's bytes, watched for in-band metadata (radio titles).
+        var stream: (any ByteStream)?
+        var metadataGeneration: Int?
         var current: EngineItem?
         var generation: UInt64 = 0
         var first = true
@@ -209,10 +215,14 @@ public final class PlaybackEngine: @unchecked Sendable {
                 decoder = nil
                 current = item
                 first = true
+                stream = nil
+                metadataGeneration = nil
                 do {
-                    let opened = try decoders.open(item.url)
+                    let input = try inputs.open(item.url)
+                    let opened = try decoders.open(stream: input)
                     if item.startFrame > 0 { try opened.seek(toFrame: item.startFrame) }
                     decoder = opened
+                    stream = input
                 } catch {
                     finishItem(item, generation: generation, failure: ErrorText.describe(error), appendMarker: false)
                     current = nil
@@ -235,6 +245,11 @@ public final class PlaybackEngine: @unchecked Sendable {
                 finishItem(item, generation: generation, failure: nil, appendMarker: true)
                 current = nil
                 continue
+            }
+            // Reported as decoded: the title changes a buffer's length (≤ bufferSeconds) before it is heard.
+            if let metadata = stream?.metadata, metadata.generation != metadataGeneration {
+                metadataGeneration = metadata.generation
+                continuation.yield(.streamMetadata(item, metadata))
             }
             lock.lock()
             if generation == decodeGeneration {

@@ -12,6 +12,8 @@ public struct CrateRuntime: Sendable {
     public let sources: SourceRegistry
     public let decoders: DecoderRegistry
     public let outputs: OutputRegistry
+    /// Where the engine reads from: files, and whatever input providers plugins bring (http, https).
+    public let inputs: InputRegistry
     /// Inside Core (and its tests and benchmarks): front ends use `collection` and the services.
     package let store: LibraryStore
     public let library: LibraryService
@@ -51,6 +53,7 @@ public struct CrateRuntime: Sendable {
         decoders = try DecoderRegistry(parts.flatMap(\.decoders), order: settings.decoderOrder,
                                        disabled: settings.disabledDecoders)
         outputs = try OutputRegistry(parts.flatMap(\.outputs), autoOrder: plugins.autoOutputOrder)
+        inputs = InputRegistry(parts.flatMap(\.inputs))
         store = try LibraryStore(url: settings.databaseURL, access: access == .readOnly ? .readOnly : .readWrite)
         library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger)
         for p in decoders.plugins {

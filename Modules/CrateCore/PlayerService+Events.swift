@@ -47,6 +47,10 @@ extension PlayerService {
                     heldElapsed = 0
                     setState(.stopped)
                 }
+            case let .streamMetadata(item, metadata):
+                guard let entry = handed[item.token] ?? (item.token == currentToken ? current : nil) else { return }
+                streamTitles[entry.track.id] = metadata.title
+                publish("player", "stream title \(metadata.title ?? "")")
             case .outputFailed(let reason):
                 logger.error("output failed: \(reason)")
                 lastSkip = nil

@@ -23,6 +23,8 @@ public actor PlayerService {
     /// Where playback stands when the engine is not playing (paused, stopped, restored).
     var heldElapsed = 0.0
     var lastSkip: SkipNotice?
+    /// The newest in-band title of each stream track played (internet radio), for status.
+    var streamTitles: [Int64: String] = [:]
     /// With stop-after-album: the first entry of the next album, where playback pauses.
     var borderEntry: QueueEntry?
     /// Entry ids by token for items handed to the engine.
@@ -37,7 +39,7 @@ public actor PlayerService {
     public static func start(runtime: CrateRuntime, output: String? = nil, events: EventBus = EventBus()) async throws -> PlayerService {
         let (plugin, why) = try runtime.outputs.resolve(output ?? runtime.settings.output)
         runtime.logger.info("\(why)")
-        let engine = PlaybackEngine(decoders: runtime.decoders) { try plugin.makeOutput() }
+        let engine = PlaybackEngine(decoders: runtime.decoders, inputs: runtime.inputs) { try plugin.makeOutput() }
         let player = PlayerService(runtime: runtime, engine: engine, events: events)
         await player.restore()
         await player.listen()
@@ -63,7 +65,8 @@ public actor PlayerService {
     public func status() throws -> PlayerStatus {
         PlayerStatus(state: state, entry: try current.flatMap { try store.queueEntry(id: $0.id) }, elapsed: elapsed(),
                      duration: current?.track.duration, format: format ?? current?.track.info, modes: modes,
-                     queueLength: try store.queueCount(), lastSkip: lastSkip)
+                     queueLength: try store.queueCount(), lastSkip: lastSkip,
+                     streamTitle: current.flatMap { streamTitles[$0.track.id] })
     }
 
     func elapsed() -> Double {

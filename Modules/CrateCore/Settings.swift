@@ -44,7 +44,7 @@ public struct Settings: Sendable, Hashable {
     /// Defaults for a data directory; used as the base the loader overrides.
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
-        enabledSources = ["localfiles", "applecatalog"]
+        enabledSources = ["localfiles", "applecatalog", "urlstream"]
         decoderOrder = []
         disabledDecoders = []
         output = "auto"

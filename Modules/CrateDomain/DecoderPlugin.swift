@@ -27,6 +27,23 @@ public protocol DecoderPlugin: Sendable {
     func probe(_ url: URL) throws -> ProbedFile
     /// Opens the file for decoding to PCM.
     func open(_ url: URL) throws -> any AudioDecoder
+
+    /// Opens a byte stream (a file, an HTTP response, a radio stream) for decoding. The default reads local files
+    /// only, through `open(URL)`; decoders that read through their library's callback API override it.
+    func open(stream: any ByteStream) throws -> any AudioDecoder
+    /// Whether the first bytes of a stream are this decoder's format (magic numbers), so the registry can pick a
+    /// decoder whatever the name or declared type says.
+    func recognizes(head: Data) -> Bool
+}
+
+extension DecoderPlugin {
+    public func open(stream: any ByteStream) throws -> any AudioDecoder {
+        if let file = stream as? FileByteStream { return try open(file.url) }
+        if let rewindable = stream as? RewindableStream, let file = rewindable.file { return try open(file.url) }
+        throw DecodeError(path: stream.name, reason: "the \(name) decoder reads local files only, not streams")
+    }
+
+    public func recognizes(head: Data) -> Bool { false }
 }
 
 /// One open stream being decoded. Not shared between threads: the pipeline owns it.

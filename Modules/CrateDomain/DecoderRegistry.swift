@@ -47,6 +47,29 @@ public struct DecoderRegistry: Sendable {
         try firstSuccess(url) { try $0.open(url) }
     }
 
+    /// Opens a stream: candidates are the decoders that recognise its first bytes, then those claiming its declared
+    /// content type, then its suffix, each in priority order; each starts from byte 0. A FLAC file named `.mp3`
+    /// plays. When none recognises anything, the error says what the bytes are not.
+    public func open(stream: any ByteStream) throws -> any AudioDecoder {
+        let input = RewindableStream(stream)
+        let head = try input.peek(64 * 1024)
+        var candidates = plugins.filter { $0.status.isAvailable && $0.recognizes(head: head) }
+        for extra in (stream.contentType.map(candidates(forMIMEType:)) ?? []) + (stream.suffixHint.map(candidates(forSuffix:)) ?? [])
+        where !candidates.contains(where: { $0.name == extra.name }) {
+            candidates.append(extra)
+        }
+        guard !candidates.isEmpty else {
+            throw DecodeError(path: stream.name, reason: head.isEmpty ? "the stream is empty"
+                : "no decoder recognises this data (type \(stream.contentType ?? "unknown"), suffix \(stream.suffixHint ?? "none"))")
+        }
+        var firstError: (any Error)?
+        for decoder in candidates {
+            guard input.rewind() else { break }
+            do { return try decoder.open(stream: input) } catch { firstError = firstError ?? error }
+        }
+        throw firstError ?? DecodeError(path: stream.name, reason: "no decoder could read it")
+    }
+
     /// Tries each candidate in turn; when all fail, the highest-priority decoder's error is the one reported.
     private func firstSuccess<T>(_ url: URL, _ body: (any DecoderPlugin) throws -> T) throws -> T {
         let suffix = url.pathExtension

@@ -85,9 +85,11 @@ public struct PlayerStatus: Sendable, Hashable, Codable {
     public var queueLength: Int
     /// The last entry skipped because it could not be played, and why.
     public var lastSkip: SkipNotice?
+    /// What an internet radio stream says is playing now (ICY `StreamTitle`); nil for files.
+    public var streamTitle: String?
 
     public init(state: PlaybackState, entry: QueueEntry?, elapsed: Double, duration: Double?, format: StreamInfo?,
-                modes: PlayerModes, queueLength: Int, lastSkip: SkipNotice?) {
+                modes: PlayerModes, queueLength: Int, lastSkip: SkipNotice?, streamTitle: String? = nil) {
         self.state = state
         self.entry = entry
         self.elapsed = elapsed
@@ -96,6 +98,7 @@ public struct PlayerStatus: Sendable, Hashable, Codable {
         self.modes = modes
         self.queueLength = queueLength
         self.lastSkip = lastSkip
+        self.streamTitle = streamTitle
     }
 }
 

@@ -234,16 +234,9 @@ import CrateDomain
             }
             // Four a second: the fourth second's four cannot leave before three seconds have passed.
             #expect(ContinuousClock.now - started >= .seconds(3))
-            let times = await server.log.seen.map(\.at).sorted()
-            #expect(times.count == 16)
-            // The server saw bursts of about the rate, never everything at once. Arrival times here include
-            // this process's scheduling delay (the fake runs in it), which under a loaded test run can merge
-            // a late burst with the next one; the exact window is checked with a clock in CatalogURLTests.
-            var most = 0
-            for (i, start) in times.enumerated() {
-                most = max(most, times[i...].prefix { $0 - start < .seconds(1) }.count)
-            }
-            #expect(most <= 2 * Int(rate))
+            // Every request arrived. How they spread within each second is checked against an injected clock in
+            // CatalogURLTests: arrival times here would include this process's scheduling delay (no wall-clock windows).
+            #expect(await server.log.seen.count == 16)
         }
     }
 }

@@ -29,10 +29,11 @@ extension AppSuites {
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
-            #expect(list.map(\.name) == ["localfiles", "applecatalog", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "wav", "null"])
+            #expect(list.map(\.name) == ["localfiles", "applecatalog", "urlstream", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "wav", "null"])
             // Without credentials the catalog is listed, unavailable, with what to set.
             let catalog = try #require(list.first { $0.name == "applecatalog" })
             #expect(!catalog.available && catalog.reason?.contains("catalog.team_id") == true)
+            #expect(list.first { $0.name == "urlstream" }?.available == true)
             let pulse = try #require(list.first { $0.name == "pulse" })
             #expect(!pulse.available && pulse.reason != nil)
             let table = try app.crate("plugins").stdout

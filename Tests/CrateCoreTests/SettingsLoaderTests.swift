@@ -25,7 +25,7 @@ import CrateDomain
         let s = try await load()
         #expect(s.dataDirectory.path == dir.path + "/.local/share/crate")
         #expect(s.output == "auto" && s.httpHost == "127.0.0.1" && s.httpPort == Settings.defaultHTTPPort)
-        #expect(s.enabledSources == ["localfiles", "applecatalog"] && s.configFile == nil)
+        #expect(s.enabledSources == ["localfiles", "applecatalog", "urlstream"] && s.configFile == nil)
     }
 
     @Test func xdgConfigFileIsFoundWithoutFlags() async throws {

@@ -8,6 +8,16 @@ public struct FLACDecoderPlugin: DecoderPlugin {
     public let name = "flac"
     public let suffixes = ["flac"]
     public let mimeTypes = ["audio/flac", "audio/x-flac"]
+
+    /// `fLaC`, also after an ID3v2 tag (some taggers put one before the stream).
+    public func recognizes(head: Data) -> Bool {
+        let bytes = [UInt8](head.prefix(16 * 1024))
+        var at = 0
+        if bytes.count >= 10, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33 {   // "ID3": skip the tag
+            at = 10 + (Int(bytes[6] & 0x7f) << 21 | Int(bytes[7] & 0x7f) << 14 | Int(bytes[8] & 0x7f) << 7 | Int(bytes[9] & 0x7f))
+        }
+        return bytes.count >= at + 4 && bytes[at..<at + 4].elementsEqual("fLaC".utf8)
+    }
     /// libFLAC is linked at build time, so there is nothing to find at run time.
     public let status = PluginStatus.available
 

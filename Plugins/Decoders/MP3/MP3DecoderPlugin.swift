@@ -8,6 +8,14 @@ public struct MP3DecoderPlugin: DecoderPlugin {
     public let name = "mp3"
     public let suffixes = ["mp3"]
     public let mimeTypes = ["audio/mpeg"]
+
+    /// An ID3v2 tag or an MPEG audio frame header (sync, layer set, bitrate and rate not reserved) at the start.
+    public func recognizes(head: Data) -> Bool {
+        let b = [UInt8](head.prefix(4))
+        guard b.count == 4 else { return false }
+        if b[0] == 0x49, b[1] == 0x44, b[2] == 0x33 { return true }
+        return b[0] == 0xff && b[1] & 0xe0 == 0xe0 && b[1] & 0x06 != 0 && b[2] & 0xf0 != 0xf0 && b[2] & 0x0c != 0x0c
+    }
     public let status: PluginStatus
 
     public init() {
@@ -24,6 +32,48 @@ public struct MP3DecoderPlugin: DecoderPlugin {
     public func open(_ url: URL) throws -> any AudioDecoder {
         try MP3AudioDecoder(url: url)
     }
+
+    /// Files by path (a full scan gives the exact length); other streams through mpg123's reader callbacks,
+    /// without a scan: a live stream has no end to count to.
+    public func open(stream: any ByteStream) throws -> any AudioDecoder {
+        if let file = (stream as? FileByteStream) ?? (stream as? RewindableStream)?.file { return try MP3AudioDecoder(url: file.url) }
+        return try MP3AudioDecoder(stream: stream)
+    }
+}
+
+/// The stream behind mpg123's reader callbacks (passed as their `void *`), and the error a callback met.
+final class MP3StreamReader {
+    let stream: any ByteStream
+    var failure: (any Error)?
+    init(_ stream: any ByteStream) { self.stream = stream }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> MP3StreamReader? {
+        pointer.map { Unmanaged<MP3StreamReader>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { context, buffer, count in
+        guard let reader = from(context), let buffer else { return -1 }
+        do { return try reader.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count)) } catch {
+            reader.failure = error
+            return -1
+        }
+    }
+
+    static let seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { context, offset, whence in
+        guard let reader = from(context) else { return -1 }
+        let stream = reader.stream
+        let target: Int64
+        switch whence {
+        case SEEK_SET: target = Int64(offset)
+        case SEEK_CUR: target = stream.position + Int64(offset)
+        case SEEK_END:
+            guard let size = stream.size else { return -1 }
+            target = size + Int64(offset)
+        default: return -1
+        }
+        do { try stream.seek(to: target) } catch { return -1 }
+        return off_t(target)
+    }
 }
 
 /// mpg123_init is needed (once) only by libmpg123 before 1.27 and harmless after; a global is
@@ -34,6 +84,8 @@ public final class MP3AudioDecoder: AudioDecoder {
     public let info: StreamInfo
     private let url: URL
     private let handle: OpaquePointer
+    /// Keeps the stream of a callback-read decoder alive as long as mpg123 may call back into it.
+    private var streamReader: MP3StreamReader?
     /// Frames handed out so far; reading stops at `info.frames`.
     private var delivered: Int64 = 0
     /// After a seek, mpg123 decodes this many MPEG frames before the target's and drops their samples.
@@ -69,16 +121,7 @@ public final class MP3AudioDecoder: AudioDecoder {
         // Float output must be the only format allowed before the first frame is decoded: set after
         // mpg123_getformat, it is ignored for the stream already set up. So allow 32-bit float at
         // every rate and channel count, then read the file's own rate and channels.
-        mpg123_format_none(handle)
-        var rateList: UnsafePointer<Int>?
-        var rateCount = 0
-        mpg123_rates(&rateList, &rateCount)
-        if let rateList {
-            for i in 0..<rateCount {
-                mpg123_format(handle, rateList[i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
-                              Int32(MPG123_ENC_FLOAT_32.rawValue))
-            }
-        }
+        Self.allowFloatOutput(handle)
         guard mpg123_open(handle, url.path) == MPG123_OK.rawValue else { throw failure("cannot open") }
 
         var rate = 0
@@ -114,6 +157,59 @@ public final class MP3AudioDecoder: AudioDecoder {
         self.info = StreamInfo(codec: "mp3", sampleRate: rate, channels: Int(channels), bitsPerSample: nil,
                                frames: Int64(length))
         opened = true
+    }
+
+    /// A stream that is not a local file (an HTTP response, internet radio): read through callbacks; the length is
+    /// known only when the stream can seek and says its size (then mpg123 scans it as it would a file).
+    init(stream: any ByteStream) throws {
+        let url = URL(string: stream.name) ?? URL(fileURLWithPath: stream.name)
+        guard mpg123Library == MPG123_OK.rawValue else { throw DecodeError(path: stream.name, reason: "libmpg123 failed to initialise") }
+        var error: Int32 = 0
+        guard let handle = mpg123_new(nil, &error) else {
+            throw DecodeError(path: stream.name, reason: "cannot start the MP3 decoder: \(String(cString: mpg123_plain_strerror(error)))")
+        }
+        let reader = MP3StreamReader(stream)
+        var opened = false
+        defer { if !opened { mpg123_delete(handle) } }
+        func failure(_ what: String) -> DecodeError {
+            DecodeError(path: stream.name, reason: "\(what): \(reader.failure.map { ErrorText.describe($0) } ?? String(cString: mpg123_strerror(handle)))")
+        }
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue), 0)
+        mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPreFrames, 0)
+        Self.allowFloatOutput(handle)
+        let canSeek = stream.isSeekable && stream.size != nil
+        guard mpg123_replace_reader_handle(handle, MP3StreamReader.read, canSeek ? MP3StreamReader.seek : nil, nil) == MPG123_OK.rawValue,
+              mpg123_open_handle(handle, Unmanaged.passUnretained(reader).toOpaque()) == MPG123_OK.rawValue else {
+            throw failure("cannot open")
+        }
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
+            throw reader.failure.map { _ in failure("cannot read") } ?? DecodeError(path: stream.name, reason: "not an MP3 stream: no MPEG audio frames found")
+        }
+        guard rate > 0, channels > 0, encoding == Int32(MPG123_ENC_FLOAT_32.rawValue) else {
+            throw DecodeError(path: stream.name, reason: "unsupported MPEG stream format (\(rate) Hz, \(channels) ch)")
+        }
+        var frames: Int64?
+        if canSeek, mpg123_scan(handle) == MPG123_OK.rawValue, mpg123_length(handle) >= 0 { frames = Int64(mpg123_length(handle)) }
+        self.url = url
+        self.handle = handle
+        streamReader = reader
+        info = StreamInfo(codec: "mp3", sampleRate: rate, channels: Int(channels), bitsPerSample: nil, frames: frames)
+        opened = true
+    }
+
+    /// 32-bit float at every rate and channel count; must be set before the first frame is decoded.
+    static func allowFloatOutput(_ handle: OpaquePointer) {
+        mpg123_format_none(handle)
+        var rateList: UnsafePointer<Int>?
+        var rateCount = 0
+        mpg123_rates(&rateList, &rateCount)
+        guard let rateList else { return }
+        for i in 0..<rateCount {
+            mpg123_format(handle, rateList[i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_FLOAT_32.rawValue))
+        }
     }
 
     deinit {

@@ -9,6 +9,11 @@ public struct OpusDecoderPlugin: DecoderPlugin {
     // Ogg Opus files are sometimes named .ogg: the registry tries Vorbis first, then Opus.
     public let suffixes = ["opus", "ogg", "oga"]
     public let mimeTypes = ["audio/opus"]
+
+    /// An Ogg page whose first packet is `OpusHead`.
+    public func recognizes(head: Data) -> Bool {
+        head.starts(with: "OggS".utf8) && head.prefix(128).range(of: Data("OpusHead".utf8)) != nil
+    }
     /// libopusfile is linked at build time, so there is nothing to find at run time.
     public let status = PluginStatus.available
 

@@ -7,6 +7,11 @@ public struct VorbisDecoderPlugin: DecoderPlugin {
     public let name = "vorbis"
     public let suffixes = ["ogg", "oga"]
     public let mimeTypes = ["audio/ogg", "audio/vorbis"]
+
+    /// An Ogg page whose first packet is the Vorbis identification header (`\u{1}vorbis`).
+    public func recognizes(head: Data) -> Bool {
+        head.starts(with: "OggS".utf8) && head.prefix(128).range(of: Data("\u{1}vorbis".utf8)) != nil
+    }
     /// libvorbisfile is linked at build time, so there is nothing to find at run time.
     public let status = PluginStatus.available
 

@@ -8,6 +8,11 @@ public struct WAVDecoderPlugin: DecoderPlugin {
     public let name = "wav"
     public let suffixes = ["wav", "wave"]
     public let mimeTypes = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"]
+
+    /// `RIFF` … `WAVE`.
+    public func recognizes(head: Data) -> Bool {
+        head.count >= 12 && head.prefix(4).elementsEqual("RIFF".utf8) && head.dropFirst(8).prefix(4).elementsEqual("WAVE".utf8)
+    }
     public let status = PluginStatus.available
 
     public init() {}
