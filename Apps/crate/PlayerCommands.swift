@@ -33,6 +33,8 @@ func describe(_ s: PlayerStatus) -> String {
         let time = "\(clock(s.elapsed))/\(clock(s.duration ?? t.duration))"
         lines.append("\(s.state == .playing ? "▶" : s.state == .paused ? "⏸" : "■") \(s.state.rawValue)  \(e.index)/\(s.queueLength)  "
             + "\(t.title) — \(t.artist) (\(t.album))  \(time)  [\((s.format ?? t.info).summary)]")
+        // A radio stream's own now-playing title (ICY StreamTitle).
+        if let title = s.streamTitle, !title.isEmpty { lines.append("  now on air: \(title)") }
     } else {
         lines.append("■ \(s.state.rawValue)  queue: \(s.queueLength) entries")
     }

@@ -73,9 +73,10 @@ extension PlayerService {
         if missing != nil { publish("library", "missing \(track.title)") }
     }
 
-    /// Why a file cannot be played, if it is the file's fault: gone, or not readable.
+    /// Why a file cannot be played, if it is the file's fault: gone, or not readable. A stream that fails (a
+    /// station off the air, a 404) is skipped with its reason but not marked missing: it may be back tomorrow.
     static func classify(_ url: URL) -> MissingReason? {
-        guard url.isFileURL else { return .invalidURI }
+        guard url.isFileURL else { return nil }
         if !FileManager.default.fileExists(atPath: url.path) { return .notFound }
         if !FileManager.default.isReadableFile(atPath: url.path) { return .permission }
         return nil

@@ -231,11 +231,14 @@ public actor PlayerService {
 
     func engineItem(for entry: QueueEntry, at seconds: Double) throws -> EngineItem? {
         let url: URL
+        var live = false
         do {
-            guard case .file(let fileURL) = try runtime.sources.locate(entry.track.ref) else {
-                throw PlayerError.invalidValue("\(entry.track.ref) is not a file")
+            switch try runtime.sources.locate(entry.track.ref) {
+            case .file(let fileURL): url = fileURL
+            case .stream(let streamURL):
+                url = streamURL
+                live = true
             }
-            url = fileURL
         } catch {
             try flagSkip(entry.track, reason: ErrorText.describe(error), missing: .invalidURI)
             return nil
@@ -243,7 +246,8 @@ public actor PlayerService {
         let token = nextToken
         nextToken += 1
         handed[token] = entry
-        let frame = Int64(seconds * Double(entry.track.info.sampleRate))
+        // A stream starts where it is now; a file where it was left.
+        let frame = live ? 0 : Int64(seconds * Double(entry.track.info.sampleRate))
         return EngineItem(token: token, entryID: entry.id, trackID: entry.track.id, url: url, startFrame: frame)
     }
 

@@ -24,10 +24,13 @@ public protocol ByteStream: AnyObject {
     func seek(to offset: Int64) throws
     /// In-band metadata that changes while it plays (ICY `StreamTitle`), newest first; nil when the stream has none.
     var metadata: StreamMetadata? { get }
+    /// The local file underneath, when the bytes are one (checks that need the file, such as a damaged Ogg tail).
+    var localFile: URL? { get }
 }
 
 extension ByteStream {
     public var metadata: StreamMetadata? { nil }
+    public var localFile: URL? { nil }
 
     /// Reads until `buffer` is full or the stream ends; the count read.
     public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

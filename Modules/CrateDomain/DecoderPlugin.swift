@@ -38,8 +38,7 @@ public protocol DecoderPlugin: Sendable {
 
 extension DecoderPlugin {
     public func open(stream: any ByteStream) throws -> any AudioDecoder {
-        if let file = stream as? FileByteStream { return try open(file.url) }
-        if let rewindable = stream as? RewindableStream, let file = rewindable.file { return try open(file.url) }
+        if let file = stream.localFile { return try open(file) }
         throw DecodeError(path: stream.name, reason: "the \(name) decoder reads local files only, not streams")
     }
 

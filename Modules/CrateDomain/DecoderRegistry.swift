@@ -52,15 +52,17 @@ public struct DecoderRegistry: Sendable {
     /// plays. When none recognises anything, the error says what the bytes are not.
     public func open(stream: any ByteStream) throws -> any AudioDecoder {
         let input = RewindableStream(stream)
-        let head = try input.peek(64 * 1024)
+        // A few KiB say what the bytes are; more would run ahead of a radio stream's titles.
+        let head = try input.peek(4096)
+        guard !head.isEmpty else { throw DecodeError(path: stream.name, reason: "the stream is empty") }
         var candidates = plugins.filter { $0.status.isAvailable && $0.recognizes(head: head) }
         for extra in (stream.contentType.map(candidates(forMIMEType:)) ?? []) + (stream.suffixHint.map(candidates(forSuffix:)) ?? [])
         where !candidates.contains(where: { $0.name == extra.name }) {
             candidates.append(extra)
         }
         guard !candidates.isEmpty else {
-            throw DecodeError(path: stream.name, reason: head.isEmpty ? "the stream is empty"
-                : "no decoder recognises this data (type \(stream.contentType ?? "unknown"), suffix \(stream.suffixHint ?? "none"))")
+            throw DecodeError(path: stream.name,
+                              reason: "no decoder recognises this data (type \(stream.contentType ?? "unknown"), suffix \(stream.suffixHint ?? "none"))")
         }
         var firstError: (any Error)?
         for decoder in candidates {

@@ -32,6 +32,7 @@ public final class FileByteStream: ByteStream {
     deinit { close(fd) }
 
     public var name: String { url.path }
+    public var localFile: URL? { url }
     public var contentType: String? { nil }
     public var suffixHint: String? { url.pathExtension.isEmpty ? nil : url.pathExtension.lowercased() }
     public var isSeekable: Bool { true }

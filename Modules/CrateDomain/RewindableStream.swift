@@ -21,8 +21,7 @@ public final class RewindableStream: ByteStream {
     public var size: Int64? { base.size }
     public var isSeekable: Bool { base.isSeekable }
     public var metadata: StreamMetadata? { base.metadata }
-    /// The file underneath, when it is one (decoders that open paths use it).
-    public var file: FileByteStream? { base as? FileByteStream }
+    public var localFile: URL? { base.localFile }
 
     /// The first `count` bytes (fewer at the end of a short stream), read now if needed.
     public func peek(_ count: Int) throws -> Data {
@@ -37,11 +36,13 @@ public final class RewindableStream: ByteStream {
 
     /// Back to byte 0 for the next decoder; false when bytes past the kept head were already handed out.
     public func rewind() -> Bool {
-        if base.isSeekable { return (try? seek(to: 0)) != nil }
-        guard cursor != nil else { return false }
-        cursor = 0
-        position = 0
-        return true
+        // Within the kept head no byte is read again, even from a stream that could seek (an HTTP seek is a request).
+        if cursor != nil {
+            cursor = 0
+            position = 0
+            return true
+        }
+        return base.isSeekable && (try? seek(to: 0)) != nil
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -69,11 +70,14 @@ public final class RewindableStream: ByteStream {
     }
 
     public func seek(to offset: Int64) throws {
-        guard base.isSeekable else {
-            if offset == position { return }
-            if let _ = cursor, offset <= Int64(head.count), offset >= 0 { cursor = Int(offset); position = offset; return }
-            throw ByteStreamError.notSeekable(name: name)
+        if offset == position { return }
+        // Inside the kept head (the base still stands at its end), only the cursor moves.
+        if cursor != nil, offset >= 0, offset <= Int64(head.count) {
+            cursor = Int(offset)
+            position = offset
+            return
         }
+        guard base.isSeekable else { throw ByteStreamError.notSeekable(name: name) }
         try base.seek(to: offset)
         cursor = nil
         head = Data()

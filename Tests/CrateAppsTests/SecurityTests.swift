@@ -289,12 +289,3 @@ extension AppHarness {
         return Result(status: status ?? -1, stdout: text, stderr: text)
     }
 }
-
-/// Waits for `condition` (checked every 50 ms, at most `seconds`); fails with `what` when it never holds.
-func waitUntil(_ what: String, seconds: Double, _ condition: () throws -> Bool) throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while try !condition() {
-        guard Date() < deadline else { throw Fixture.ToolError(description: "timed out after \(seconds) s waiting for: \(what)") }
-        usleep(50_000)
-    }
-}

@@ -47,5 +47,30 @@ extension AppSuites {
             try waitUntil("the removal's event", seconds: 30) { DaemonFirstTests.text(events).contains("station 1 removed") }
             #expect(try app.crate("stations").stdout.contains("No stations"))
         }
+
+        /// A radio stream played through crated: the ICY titles reach the event stream and the status, and the
+        /// stream's sound reaches the output.
+        @Test func radioPlaysWithItsTitlesInEventsAndStatus() throws {
+            let server = try RadioServer()
+            let app = try AppHarness()
+            let daemon = try Daemon(app)
+            let (events, curl) = try DaemonFirstTests().listen(app, daemon)
+            defer { curl.stop(signal: SIGKILL) }
+
+            let played = try app.crate("play-url", server.url("/list.pls").absoluteString, env: daemon.env)
+            #expect(played.status == 0, "\(played.stderr)")
+            try waitUntil("both titles as events", seconds: 60) {
+                let text = DaemonFirstTests.text(events)
+                return text.contains("stream title First Song") && text.contains("stream title Second Song")
+            }
+            let status = try app.waitFor(daemon, seconds: 60) { $0.streamTitle != nil }
+            #expect(status.state == .playing && ["First Song", "Second Song"].contains(status.streamTitle ?? ""), "\(status)")
+            #expect(try app.crate("status", env: daemon.env).stdout.contains(status.streamTitle ?? "?"))
+            #expect(try app.crate("stop", env: daemon.env).status == 0)
+            // Sound reached the output (the WAV file output here): more than a header.
+            let size = (try? FileManager.default.attributesOfItem(atPath: app.environment["CRATE_OUTPUTS_WAV_PATH"] ?? "")[.size] as? Int) ?? 0
+            #expect(size > 44100 * 4, "\(size) bytes written")
+            #expect(try server.stats()["radio"] ?? 0 >= 1)
+        }
     }
 }

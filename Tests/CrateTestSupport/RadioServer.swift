@@ -2,7 +2,7 @@ public import Foundation
 import Glibc
 
 /// The loopback web server of the URLStream tests (`Tests/URLStreamSourceTests/radio_server.py`), serving audio
-/// made by ffmpeg at start: file.mp3 (10 s), file.ogg (Vorbis), file.opus, file.flac. Stopped on deinit.
+/// made by ffmpeg at start: file.mp3 (10 s), file.ogg (Vorbis), file.opus, file.flac, file.wav. Stopped on deinit.
 public final class RadioServer {
     public let port: Int
     public let folder: URL
@@ -11,7 +11,7 @@ public final class RadioServer {
     public init() throws {
         folder = try Fixture.temporaryDirectory("crate-radio")
         let frames = 441_000
-        for codec in [Fixture.Codec.mp3, .vorbis, .opus, .flac] {
+        for codec in [Fixture.Codec.mp3, .vorbis, .opus, .flac, .wav] {
             let name = codec == .vorbis ? "file.ogg" : codec == .opus ? "file.opus" : "file.\(codec.suffix)"
             _ = try Fixture.encode(codec, to: folder.appendingPathComponent(name), frames: frames, frequency: 330)
         }

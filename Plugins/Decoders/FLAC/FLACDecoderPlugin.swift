@@ -1,5 +1,6 @@
 import CFLAC
 public import CrateDomain
+import DecoderSupport
 public import Foundation
 
 /// Native FLAC through libFLAC. STREAMINFO gives the exact length; integer samples become floats
@@ -26,7 +27,7 @@ public struct FLACDecoderPlugin: DecoderPlugin {
     public func probe(_ url: URL) throws -> ProbedFile {
         _ = try AudioFileCheck.readableSize(url)
         let metadata = try Self.readMetadata(url)
-        let info = try FLACAudioDecoder.streamInfo(metadata.streamInfo, url: url)
+        let info = try FLACAudioDecoder.streamInfo(metadata.streamInfo, name: url.path)
 
         // The header says nothing about whether the audio is all there; seeking to the last
         // sample does, cheaply (a few frames are read, not the whole file).
@@ -99,10 +100,16 @@ public struct FLACDecoderPlugin: DecoderPlugin {
     public func open(_ url: URL) throws -> any AudioDecoder {
         try FLACAudioDecoder(url: url)
     }
+
+    public func open(stream: any ByteStream) throws -> any AudioDecoder {
+        try FLACAudioDecoder(stream: stream)
+    }
 }
 
-/// Collects what libFLAC's callbacks deliver; handed to them through `client_data`.
+/// Collects what libFLAC's callbacks deliver and feeds it the stream; handed to them through `client_data`.
 final class FLACSink {
+    let input: StreamCallbacks
+    init(_ input: StreamCallbacks) { self.input = input }
     var streamInfo: FLAC__StreamMetadata_StreamInfo?
     /// Decoded frames not yet handed out, interleaved.
     var pending: [Float] = []
@@ -144,42 +151,51 @@ final class FLACSink {
 
 public final class FLACAudioDecoder: AudioDecoder {
     public let info: StreamInfo
-    private let url: URL
+    /// The stream's name (a path or a URL), for errors.
+    private let name: String
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
-    /// Owned here so it outlives the decoder that holds an unretained pointer to it.
-    private let sink = FLACSink()
+    /// Owned here so it (and the stream) outlives the decoder that holds an unretained pointer to it.
+    private let sink: FLACSink
     private var finished = false
 
-    init(url: URL) throws {
+    convenience init(url: URL) throws {
         _ = try AudioFileCheck.readableSize(url)
+        try self.init(stream: try FileByteStream(url))
+    }
+
+    /// Reads through libFLAC's stream callbacks; without seeking (live) the decoder reads straight on.
+    init(stream: any ByteStream) throws {
+        let name = stream.name
         guard let decoder = FLAC__stream_decoder_new() else {
-            throw DecodeError(url: url, reason: "cannot start the FLAC decoder: out of memory")
+            throw DecodeError(path: name, reason: "cannot start the FLAC decoder: out of memory")
         }
         // Until `self` is complete, deinit does not run: free by hand on the way out.
         var opened = false
         defer { if !opened { FLAC__stream_decoder_delete(decoder) } }
 
-        let client = Unmanaged.passUnretained(sink).toOpaque()
-        let status = FLAC__stream_decoder_init_file(decoder, url.path, { _, frame, buffer, client in
-            guard let frame, let buffer, let client else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
-            return Unmanaged<FLACSink>.fromOpaque(client).takeUnretainedValue().write(frame.pointee, buffer)
-        }, { _, metadata, client in
-            guard let metadata, let client, metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO else { return }
-            Unmanaged<FLACSink>.fromOpaque(client).takeUnretainedValue().streamInfo = metadata.pointee.data.stream_info
-        }, { _, status, client in
-            guard let client else { return }
-            let sink = Unmanaged<FLACSink>.fromOpaque(client).takeUnretainedValue()
-            if sink.error == nil { sink.error = FLACAudioDecoder.describe(status) }
-        }, client)
+        let sink = FLACSink(StreamCallbacks(stream))
+        let seekable = sink.input.canSeek
+        let status = FLAC__stream_decoder_init_stream(
+            decoder, FLACInput.read, seekable ? FLACInput.seek : nil, seekable ? FLACInput.tell : nil,
+            seekable ? FLACInput.length : nil, FLACInput.eof, { _, frame, buffer, client in
+                guard let frame, let buffer, let sink = FLACSink.from(client) else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
+                return sink.write(frame.pointee, buffer)
+            }, { _, metadata, client in
+                guard let metadata, let sink = FLACSink.from(client), metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO else { return }
+                sink.streamInfo = metadata.pointee.data.stream_info
+            }, { _, status, client in
+                guard let sink = FLACSink.from(client) else { return }
+                if sink.error == nil { sink.error = FLACAudioDecoder.describe(status) }
+            }, Unmanaged.passUnretained(sink).toOpaque())
         guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
-            throw DecodeError(url: url, reason: status == FLAC__STREAM_DECODER_INIT_STATUS_ERROR_OPENING_FILE
-                ? "cannot open the file" : "cannot start the FLAC decoder")
+            throw DecodeError(path: name, reason: "cannot start the FLAC decoder")
         }
         guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let streamInfo = sink.streamInfo else {
-            throw DecodeError(url: url, reason: "not a FLAC file")
+            throw DecodeError(path: name, reason: sink.input.reason(else: stream.localFile != nil ? "not a FLAC file" : "not a FLAC stream"))
         }
-        let info = try Self.streamInfo(streamInfo, url: url)
-        self.url = url
+        let info = try Self.streamInfo(streamInfo, name: name)
+        self.name = name
+        self.sink = sink
         self.decoder = decoder
         self.info = info
         opened = true
@@ -190,9 +206,9 @@ public final class FLACAudioDecoder: AudioDecoder {
         FLAC__stream_decoder_delete(decoder)
     }
 
-    static func streamInfo(_ si: FLAC__StreamMetadata_StreamInfo, url: URL) throws -> StreamInfo {
+    static func streamInfo(_ si: FLAC__StreamMetadata_StreamInfo, name: String) throws -> StreamInfo {
         guard si.sample_rate > 0, si.channels > 0, si.bits_per_sample >= 4, si.bits_per_sample <= 32 else {
-            throw DecodeError(url: url, reason: "damaged FLAC header: \(si.channels) channels, \(si.bits_per_sample) bits at \(si.sample_rate) Hz")
+            throw DecodeError(path: name, reason: "damaged FLAC header: \(si.channels) channels, \(si.bits_per_sample) bits at \(si.sample_rate) Hz")
         }
         // Zero total_samples means "unknown" (a stream encoded from a pipe).
         return StreamInfo(codec: "flac", sampleRate: Int(si.sample_rate), channels: Int(si.channels),
@@ -204,7 +220,7 @@ public final class FLACAudioDecoder: AudioDecoder {
     func checkReaches(frame: Int64) throws {
         guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0, sink.fatal == nil else {
             let detail = (sink.fatal ?? sink.error).map { " (\($0))" } ?? ""
-            throw DecodeError(url: url, reason: "truncated: the audio ends before the \(frame + 1) frames its header declares" + detail)
+            throw DecodeError(path: name, reason: "truncated: the audio ends before the \(frame + 1) frames its header declares" + detail)
         }
     }
 
@@ -215,15 +231,15 @@ public final class FLACAudioDecoder: AudioDecoder {
         while sink.pendingOffset == sink.pending.count {
             if finished { return 0 }
             let ok = FLAC__stream_decoder_process_single(decoder) != 0
-            if let fatal = sink.fatal { throw DecodeError(url: url, reason: fatal) }
+            if let fatal = sink.fatal { throw DecodeError(path: name, reason: fatal) }
             let state = FLAC__stream_decoder_get_state(decoder)
             if !ok || state == FLAC__STREAM_DECODER_ABORTED || state == FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR {
-                throw DecodeError(url: url, reason: "decode error: \(sink.error ?? String(cString: FLAC__stream_decoder_get_resolved_state_string(decoder)))")
+                throw DecodeError(path: name, reason: "decode error: \(sink.error ?? sink.input.reason(else: String(cString: FLAC__stream_decoder_get_resolved_state_string(decoder))))")
             }
             if state == FLAC__STREAM_DECODER_END_OF_STREAM {
                 finished = true
                 if let total = info.frames, sink.framesDecoded < total {
-                    throw DecodeError(url: url, reason: truncatedReason(sink.error))
+                    throw DecodeError(path: name, reason: truncatedReason(sink.error))
                 }
             }
         }
@@ -252,14 +268,14 @@ public final class FLACAudioDecoder: AudioDecoder {
         sink.framesDecoded = target
         finished = false
         let ok = FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(target)) != 0
-        if let fatal = sink.fatal { throw DecodeError(url: url, reason: fatal) }
+        if let fatal = sink.fatal { throw DecodeError(path: name, reason: fatal) }
         guard ok else {
             // A failed seek leaves libFLAC unusable until flushed, and the position unknown: stop here.
             FLAC__stream_decoder_flush(decoder)
             sink.pending.removeAll(keepingCapacity: true)
             finished = true
             let detail = sink.error.map { " (\($0))" } ?? ""
-            throw DecodeError(url: url, reason: "cannot seek to frame \(target)" + detail)
+            throw DecodeError(path: name, reason: "cannot seek to frame \(target)" + detail)
         }
     }
 
@@ -276,5 +292,42 @@ public final class FLACAudioDecoder: AudioDecoder {
         case FLAC__STREAM_DECODER_ERROR_STATUS_UNPARSEABLE_STREAM: "unparseable stream"
         default: "damaged stream"
         }
+    }
+}
+
+extension FLACSink {
+    static func from(_ client: UnsafeMutableRawPointer?) -> FLACSink? {
+        client.map { Unmanaged<FLACSink>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+/// libFLAC's stream callbacks over a `ByteStream` (through the sink's `StreamCallbacks`).
+enum FLACInput {
+    static let read: FLAC__StreamDecoderReadCallback = { _, buffer, bytes, client in
+        guard let bytes, let input = FLACSink.from(client)?.input else { return FLAC__STREAM_DECODER_READ_STATUS_ABORT }
+        let n = input.read(buffer, bytes.pointee)
+        if n < 0 { bytes.pointee = 0; return FLAC__STREAM_DECODER_READ_STATUS_ABORT }
+        bytes.pointee = n
+        return n == 0 ? FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM : FLAC__STREAM_DECODER_READ_STATUS_CONTINUE
+    }
+    static let seek: FLAC__StreamDecoderSeekCallback = { _, offset, client in
+        guard let input = FLACSink.from(client)?.input, let target = Int64(exactly: offset) else { return FLAC__STREAM_DECODER_SEEK_STATUS_ERROR }
+        return input.seek(target, whence: 0) >= 0 ? FLAC__STREAM_DECODER_SEEK_STATUS_OK : FLAC__STREAM_DECODER_SEEK_STATUS_ERROR
+    }
+    static let tell: FLAC__StreamDecoderTellCallback = { _, offset, client in
+        guard let offset, let input = FLACSink.from(client)?.input else { return FLAC__STREAM_DECODER_TELL_STATUS_ERROR }
+        offset.pointee = FLAC__uint64(max(0, input.position))
+        return FLAC__STREAM_DECODER_TELL_STATUS_OK
+    }
+    static let length: FLAC__StreamDecoderLengthCallback = { _, length, client in
+        guard let length, let size = FLACSink.from(client)?.input.stream.size else { return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED }
+        length.pointee = FLAC__uint64(max(0, size))
+        return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
+    }
+    static let eof: FLAC__StreamDecoderEofCallback = { _, client in
+        guard let input = FLACSink.from(client)?.input else { return 1 }
+        if input.reachedEnd { return 1 }
+        if let size = input.stream.size, input.position >= size { return 1 }
+        return 0
     }
 }

@@ -1,5 +1,6 @@
 import CMpg123
 public import CrateDomain
+import DecoderSupport
 public import Foundation
 
 /// MPEG audio through libmpg123, gapless: with the LAME/Xing header that encoders write,
@@ -33,46 +34,21 @@ public struct MP3DecoderPlugin: DecoderPlugin {
         try MP3AudioDecoder(url: url)
     }
 
-    /// Files by path (a full scan gives the exact length); other streams through mpg123's reader callbacks,
-    /// without a scan: a live stream has no end to count to.
+    /// Any stream, through mpg123's reader callbacks; a seekable one with a size is scanned for its exact length,
+    /// a live one is not (it has no end to count to).
     public func open(stream: any ByteStream) throws -> any AudioDecoder {
-        if let file = (stream as? FileByteStream) ?? (stream as? RewindableStream)?.file { return try MP3AudioDecoder(url: file.url) }
-        return try MP3AudioDecoder(stream: stream)
+        try MP3AudioDecoder(stream: stream)
     }
 }
 
-/// The stream behind mpg123's reader callbacks (passed as their `void *`), and the error a callback met.
-final class MP3StreamReader {
-    let stream: any ByteStream
-    var failure: (any Error)?
-    init(_ stream: any ByteStream) { self.stream = stream }
-
-    static func from(_ pointer: UnsafeMutableRawPointer?) -> MP3StreamReader? {
-        pointer.map { Unmanaged<MP3StreamReader>.fromOpaque($0).takeUnretainedValue() }
-    }
-
+/// mpg123's reader callbacks over a `ByteStream` (through `StreamCallbacks`).
+enum MP3Input {
     static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { context, buffer, count in
-        guard let reader = from(context), let buffer else { return -1 }
-        do { return try reader.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count)) } catch {
-            reader.failure = error
-            return -1
-        }
+        StreamCallbacks.from(context)?.read(buffer, count) ?? -1
     }
 
     static let seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { context, offset, whence in
-        guard let reader = from(context) else { return -1 }
-        let stream = reader.stream
-        let target: Int64
-        switch whence {
-        case SEEK_SET: target = Int64(offset)
-        case SEEK_CUR: target = stream.position + Int64(offset)
-        case SEEK_END:
-            guard let size = stream.size else { return -1 }
-            target = size + Int64(offset)
-        default: return -1
-        }
-        do { try stream.seek(to: target) } catch { return -1 }
-        return off_t(target)
+        off_t(StreamCallbacks.from(context)?.seek(Int64(offset), whence: whence) ?? -1)
     }
 }
 
@@ -82,10 +58,11 @@ let mpg123Library: Int32 = mpg123_init()
 
 public final class MP3AudioDecoder: AudioDecoder {
     public let info: StreamInfo
-    private let url: URL
+    /// The stream's name (a path or a URL), for errors.
+    private let name: String
     private let handle: OpaquePointer
-    /// Keeps the stream of a callback-read decoder alive as long as mpg123 may call back into it.
-    private var streamReader: MP3StreamReader?
+    /// Keeps the stream alive as long as mpg123 may call back into it.
+    private let input: StreamCallbacks
     /// Frames handed out so far; reading stops at `info.frames`.
     private var delivered: Int64 = 0
     /// After a seek, mpg123 decodes this many MPEG frames before the target's and drops their samples.
@@ -97,21 +74,29 @@ public final class MP3AudioDecoder: AudioDecoder {
 
     /// `keepingPictures` makes mpg123 keep the ID3v2 pictures (APIC) for `picture()`; off for playback,
     /// which has no use for them.
-    init(url: URL, keepingPictures: Bool = false) throws {
+    convenience init(url: URL, keepingPictures: Bool = false) throws {
         _ = try AudioFileCheck.readableSize(url)
+        try self.init(stream: try FileByteStream(url), keepingPictures: keepingPictures)
+    }
+
+    /// Reads through mpg123's reader callbacks. A stream that can seek and has a size (a file, a file on a web
+    /// server) is scanned for its exact length and checked against its LAME header; a live stream is not.
+    init(stream: any ByteStream, keepingPictures: Bool = false) throws {
+        let name = stream.name
         guard mpg123Library == MPG123_OK.rawValue else {
-            throw DecodeError(url: url, reason: "libmpg123 failed to initialise")
+            throw DecodeError(path: name, reason: "libmpg123 failed to initialise")
         }
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
-            throw DecodeError(url: url, reason: "cannot start the MP3 decoder: \(String(cString: mpg123_plain_strerror(error)))")
+            throw DecodeError(path: name, reason: "cannot start the MP3 decoder: \(String(cString: mpg123_plain_strerror(error)))")
         }
         // Until `self` is complete, deinit does not run: free by hand on the way out.
         var opened = false
         defer { if !opened { mpg123_delete(handle) } }
 
+        let input = StreamCallbacks(stream)
         func failure(_ what: String) -> DecodeError {
-            DecodeError(url: url, reason: "\(what): \(String(cString: mpg123_strerror(handle)))")
+            DecodeError(path: name, reason: "\(what): \(input.reason(else: String(cString: mpg123_strerror(handle))))")
         }
         // Gapless is on by default in current builds; QUIET keeps garbage files from printing to stderr;
         // PICTURE stores APIC frames, which mpg123 otherwise skips.
@@ -122,81 +107,46 @@ public final class MP3AudioDecoder: AudioDecoder {
         // mpg123_getformat, it is ignored for the stream already set up. So allow 32-bit float at
         // every rate and channel count, then read the file's own rate and channels.
         Self.allowFloatOutput(handle)
-        guard mpg123_open(handle, url.path) == MPG123_OK.rawValue else { throw failure("cannot open") }
+        let canSeek = input.canSeek
+        guard mpg123_replace_reader_handle(handle, MP3Input.read, canSeek ? MP3Input.seek : nil, nil) == MPG123_OK.rawValue,
+              mpg123_open_handle(handle, input.context) == MPG123_OK.rawValue else { throw failure("cannot open") }
 
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0
         guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
-            // On a readable, non-empty file this means no MPEG frame was found in the resync window.
-            throw DecodeError(url: url, reason: "not an MP3 stream: no MPEG audio frames found")
+            if input.failure != nil { throw failure("cannot read") }
+            // On a readable, non-empty stream this means no MPEG frame was found in the resync window.
+            throw DecodeError(path: name, reason: "not an MP3 stream: no MPEG audio frames found")
         }
         guard rate > 0, channels > 0, encoding == Int32(MPG123_ENC_FLOAT_32.rawValue) else {
-            throw DecodeError(url: url, reason: "unsupported MPEG stream format (\(rate) Hz, \(channels) ch)")
+            throw DecodeError(path: name, reason: "unsupported MPEG stream format (\(rate) Hz, \(channels) ch)")
         }
         // No second mpg123_format_none/mpg123_format for just this rate: measured, that makes mpg123
         // silently resample a concatenated file's later part, longer than the scanned length. Left
         // open, a format change is reported (MPG123_NEW_FORMAT) and `read` refuses it.
 
-        // The LAME/Xing header gives the intended length; the scan counts the frames actually there.
-        var delay = -1
-        mpg123_getstate2(handle, Int32(MPG123_ENC_DELAY.rawValue), &delay, nil)
-        let declaredFrames = mpg123_framelength(handle)
-        guard mpg123_scan(handle) == MPG123_OK.rawValue else { throw failure("cannot scan the stream") }
-        let scannedFrames = mpg123_framelength(handle)
-        let length = mpg123_length(handle)
-        guard length >= 0 else { throw failure("cannot determine the length") }
-        // Only the LAME header (which carries the encoder delay) makes the declared count trustworthy;
-        // one MPEG frame of slack allows for encoders that count the header frame itself.
-        if delay >= 0, declaredFrames > 0, scannedFrames >= 0, scannedFrames + 1 < declaredFrames {
-            throw DecodeError(url: url, reason: "truncated: \(scannedFrames) of \(declaredFrames) MPEG frames present")
-        }
-
-        self.url = url
-        self.handle = handle
-        self.info = StreamInfo(codec: "mp3", sampleRate: rate, channels: Int(channels), bitsPerSample: nil,
-                               frames: Int64(length))
-        opened = true
-    }
-
-    /// A stream that is not a local file (an HTTP response, internet radio): read through callbacks; the length is
-    /// known only when the stream can seek and says its size (then mpg123 scans it as it would a file).
-    init(stream: any ByteStream) throws {
-        let url = URL(string: stream.name) ?? URL(fileURLWithPath: stream.name)
-        guard mpg123Library == MPG123_OK.rawValue else { throw DecodeError(path: stream.name, reason: "libmpg123 failed to initialise") }
-        var error: Int32 = 0
-        guard let handle = mpg123_new(nil, &error) else {
-            throw DecodeError(path: stream.name, reason: "cannot start the MP3 decoder: \(String(cString: mpg123_plain_strerror(error)))")
-        }
-        let reader = MP3StreamReader(stream)
-        var opened = false
-        defer { if !opened { mpg123_delete(handle) } }
-        func failure(_ what: String) -> DecodeError {
-            DecodeError(path: stream.name, reason: "\(what): \(reader.failure.map { ErrorText.describe($0) } ?? String(cString: mpg123_strerror(handle)))")
-        }
-        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue), 0)
-        mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPreFrames, 0)
-        Self.allowFloatOutput(handle)
-        let canSeek = stream.isSeekable && stream.size != nil
-        guard mpg123_replace_reader_handle(handle, MP3StreamReader.read, canSeek ? MP3StreamReader.seek : nil, nil) == MPG123_OK.rawValue,
-              mpg123_open_handle(handle, Unmanaged.passUnretained(reader).toOpaque()) == MPG123_OK.rawValue else {
-            throw failure("cannot open")
-        }
-        var rate = 0
-        var channels: Int32 = 0
-        var encoding: Int32 = 0
-        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue else {
-            throw reader.failure.map { _ in failure("cannot read") } ?? DecodeError(path: stream.name, reason: "not an MP3 stream: no MPEG audio frames found")
-        }
-        guard rate > 0, channels > 0, encoding == Int32(MPG123_ENC_FLOAT_32.rawValue) else {
-            throw DecodeError(path: stream.name, reason: "unsupported MPEG stream format (\(rate) Hz, \(channels) ch)")
-        }
         var frames: Int64?
-        if canSeek, mpg123_scan(handle) == MPG123_OK.rawValue, mpg123_length(handle) >= 0 { frames = Int64(mpg123_length(handle)) }
-        self.url = url
+        if canSeek {
+            // The LAME/Xing header gives the intended length; the scan counts the frames actually there.
+            var delay = -1
+            mpg123_getstate2(handle, Int32(MPG123_ENC_DELAY.rawValue), &delay, nil)
+            let declaredFrames = mpg123_framelength(handle)
+            guard mpg123_scan(handle) == MPG123_OK.rawValue else { throw failure("cannot scan the stream") }
+            let scannedFrames = mpg123_framelength(handle)
+            let length = mpg123_length(handle)
+            guard length >= 0 else { throw failure("cannot determine the length") }
+            // Only the LAME header (which carries the encoder delay) makes the declared count trustworthy;
+            // one MPEG frame of slack allows for encoders that count the header frame itself.
+            if delay >= 0, declaredFrames > 0, scannedFrames >= 0, scannedFrames + 1 < declaredFrames {
+                throw DecodeError(path: name, reason: "truncated: \(scannedFrames) of \(declaredFrames) MPEG frames present")
+            }
+            frames = Int64(length)
+        }
+        self.name = name
         self.handle = handle
-        streamReader = reader
-        info = StreamInfo(codec: "mp3", sampleRate: rate, channels: Int(channels), bitsPerSample: nil, frames: frames)
+        self.input = input
+        self.info = StreamInfo(codec: "mp3", sampleRate: rate, channels: Int(channels), bitsPerSample: nil, frames: frames)
         opened = true
     }
 
@@ -282,12 +232,14 @@ public final class MP3AudioDecoder: AudioDecoder {
                 var encoding: Int32 = 0
                 mpg123_getformat(handle, &rate, &channels, &encoding)
                 guard rate == info.sampleRate, Int(channels) == info.channels, encoding == Int32(MPG123_ENC_FLOAT_32.rawValue) else {
-                    throw DecodeError(url: url, reason: "the stream changes format at frame \(delivered) (to \(rate) Hz, \(channels) ch)")
+                    throw DecodeError(path: name, reason: "the stream changes format at frame \(delivered) (to \(rate) Hz, \(channels) ch)")
                 }
                 if done == 0 { continue }
             }
             if result == MPG123_OK.rawValue || result == MPG123_DONE.rawValue || done > 0 { break }
-            throw DecodeError(url: url, reason: "decode error at frame \(delivered): \(String(cString: mpg123_strerror(handle)))")
+            // Unscanned (a stream): the end of the bytes is the end, however mpg123 words it.
+            if info.frames == nil, input.reachedEnd, input.failure == nil { break }
+            throw DecodeError(path: name, reason: "decode error at frame \(delivered): \(input.reason(else: String(cString: mpg123_strerror(handle))))")
         }
         let frames = done / frameBytes
         delivered += Int64(frames)
@@ -306,15 +258,15 @@ public final class MP3AudioDecoder: AudioDecoder {
             return
         }
         guard let offset = Int(exactly: target) else {
-            throw DecodeError(url: url, reason: "cannot seek to frame \(target): out of range")
+            throw DecodeError(path: name, reason: "cannot seek to frame \(target): out of range")
         }
         let reached = mpg123_seek(handle, offset, SEEK_SET)
         guard reached >= 0 else {
-            throw DecodeError(url: url, reason: "cannot seek to frame \(target): \(String(cString: mpg123_strerror(handle)))")
+            throw DecodeError(path: name, reason: "cannot seek to frame \(target): \(input.reason(else: String(cString: mpg123_strerror(handle))))")
         }
         // Anywhere else would shift every later sample; mpg123 reports where it actually is.
         guard reached == offset else {
-            throw DecodeError(url: url, reason: "cannot seek to frame \(target): mpg123 moved to frame \(reached)")
+            throw DecodeError(path: name, reason: "cannot seek to frame \(target): mpg123 moved to frame \(reached)")
         }
         delivered = target
     }

@@ -1,5 +1,6 @@
 import COpusFile
 public import CrateDomain
+import DecoderSupport
 public import Foundation
 
 /// Ogg Opus through libopusfile. Output is always 48 kHz (Opus' internal rate); opusfile removes
@@ -27,12 +28,32 @@ public struct OpusDecoderPlugin: DecoderPlugin {
     public func open(_ url: URL) throws -> any AudioDecoder {
         try OpusAudioDecoder(url: url)
     }
+
+    public func open(stream: any ByteStream) throws -> any AudioDecoder {
+        try OpusAudioDecoder(stream: stream)
+    }
+}
+
+/// opusfile's callbacks over a `ByteStream` (through `StreamCallbacks`).
+enum OpusInput {
+    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { context, buffer, count in
+        Int32(StreamCallbacks.from(context)?.read(buffer, Int(count)) ?? -1)
+    }
+    static let seek: @convention(c) (UnsafeMutableRawPointer?, opus_int64, Int32) -> Int32 = { context, offset, whence in
+        (StreamCallbacks.from(context)?.seek(offset, whence: whence) ?? -1) >= 0 ? 0 : -1
+    }
+    static let tell: @convention(c) (UnsafeMutableRawPointer?) -> opus_int64 = { context in
+        StreamCallbacks.from(context)?.position ?? -1
+    }
 }
 
 public final class OpusAudioDecoder: AudioDecoder {
     public let info: StreamInfo
-    private let url: URL
+    /// The stream's name (a path or a URL), for errors.
+    private let name: String
     private let file: OpaquePointer
+    /// Keeps the stream alive as long as opusfile may call back into it.
+    private let input: StreamCallbacks
     /// The context of the mono/stereo fast path (see `init(url:fastPath:)`), nil when it is off. Allocated
     /// here because it must outlive `file`: freed in deinit, after `op_free`.
     private let fastPath: UnsafeMutablePointer<CrateOpusFastPath>?
@@ -46,20 +67,29 @@ public final class OpusAudioDecoder: AudioDecoder {
     /// costs four `opus_decoder_get_size` calls per packet; with Debian's libopus each of those runs two
     /// `CPUID`s, which in a VM trap to the hypervisor: the fast path decodes about 1.7 times as fast there.
     /// The samples are bit for bit the same (see `COpusFile/shim.h`); `fastPath: false` exists to test that.
-    public init(url: URL, fastPath: Bool = true) throws {
-        let size = try AudioFileCheck.readableSize(url)
+    public convenience init(url: URL, fastPath: Bool = true) throws {
+        _ = try AudioFileCheck.readableSize(url)
+        try self.init(stream: try FileByteStream(url), fastPath: fastPath)
+    }
+
+    /// Reads through opusfile's callbacks; a stream that cannot seek (live radio) has no known length.
+    public init(stream: any ByteStream, fastPath: Bool = true) throws {
+        let name = stream.name
+        let input = StreamCallbacks(stream)
+        var callbacks = OpusFileCallbacks(read: OpusInput.read, seek: input.canSeek ? OpusInput.seek : nil,
+                                          tell: OpusInput.tell, close: nil)
         var error: Int32 = 0
-        guard let file = op_open_file(url.path, &error) else {
-            throw DecodeError(url: url, reason: Self.describe(error))
+        guard let file = op_open_callbacks(input.context, &callbacks, nil, 0, &error) else {
+            throw DecodeError(path: name, reason: input.reason(else: Self.describe(error)))
         }
         // Until `self` is complete, deinit does not run: free by hand on the way out.
         var opened = false
         defer { if !opened { op_free(file) } }
 
-        guard let head = op_head(file, -1) else { throw DecodeError(url: url, reason: "damaged Opus header") }
+        guard let head = op_head(file, -1) else { throw DecodeError(path: name, reason: "damaged Opus header") }
         let channels = Int(head.pointee.channel_count)
-        guard channels > 0 else { throw DecodeError(url: url, reason: "damaged Opus header: no channels") }
-        try OggTail.checkComplete(url, size: size)
+        guard channels > 0 else { throw DecodeError(path: name, reason: "damaged Opus header: no channels") }
+        if let file = stream.localFile, let size = stream.size { try OggTail.checkComplete(file, size: size) }
         let total = op_pcm_total(file, -1)
 
         // Nothing throws from here on.
@@ -71,7 +101,8 @@ public final class OpusAudioDecoder: AudioDecoder {
         } else {
             self.fastPath = nil
         }
-        self.url = url
+        self.name = name
+        self.input = input
         self.file = file
         self.info = StreamInfo(codec: "opus", sampleRate: 48000, channels: channels, bitsPerSample: nil,
                                frames: total >= 0 ? Int64(total) : nil)
@@ -135,17 +166,17 @@ public final class OpusAudioDecoder: AudioDecoder {
             var link: Int32 = 0
             let frames = op_read_float(file, base, Int32(capacity), &link)
             if frames == OP_HOLE { continue }  // A damaged page: opusfile resumes after it, as players do.
-            if frames < 0 { throw DecodeError(url: url, reason: Self.describe(frames)) }
+            if frames < 0 { throw DecodeError(path: name, reason: input.reason(else: Self.describe(frames))) }
             if frames == 0 {
                 // Damaged pages are skipped silently; a stream that comes up short says so here.
                 if let total = info.frames, delivered < total {
-                    throw DecodeError(url: url, reason: "damaged Ogg Opus stream: the audio ends at frame \(delivered) of \(total)")
+                    throw DecodeError(path: name, reason: "damaged Ogg Opus stream: the audio ends at frame \(delivered) of \(total)")
                 }
                 return 0
             }
             // Links of a chained file may differ in channels; the output format cannot change mid-track.
             if let head = op_head(file, link), Int(head.pointee.channel_count) != channels {
-                throw DecodeError(url: url, reason: "a chained stream changes from \(channels) to \(head.pointee.channel_count) channels at frame \(delivered)")
+                throw DecodeError(path: name, reason: "a chained stream changes from \(channels) to \(head.pointee.channel_count) channels at frame \(delivered)")
             }
             delivered += Int64(frames)
             let samples = Int(frames) * channels
@@ -175,7 +206,7 @@ public final class OpusAudioDecoder: AudioDecoder {
         let start = max(0, target - Self.extraPreRoll)
         let result = op_pcm_seek(file, ogg_int64_t(start))
         guard result == 0 else {
-            throw DecodeError(url: url, reason: "cannot seek to frame \(target): \(Self.describe(result))")
+            throw DecodeError(path: name, reason: "cannot seek to frame \(target): \(Self.describe(result))")
         }
         atEnd = false
         delivered = start
@@ -188,7 +219,7 @@ public final class OpusAudioDecoder: AudioDecoder {
                 try read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<wanted]))
             }
             guard frames > 0 else {
-                throw DecodeError(url: url, reason: "cannot seek to frame \(target): the stream ends at frame \(delivered)")
+                throw DecodeError(path: name, reason: "cannot seek to frame \(target): the stream ends at frame \(delivered)")
             }
         }
     }

@@ -1,5 +1,6 @@
 import CVorbisFile
 public import CrateDomain
+import DecoderSupport
 public import Foundation
 
 /// Ogg Vorbis through libvorbisfile, which trims to the granule positions, so `frames` is exact.
@@ -25,11 +26,35 @@ public struct VorbisDecoderPlugin: DecoderPlugin {
     public func open(_ url: URL) throws -> any AudioDecoder {
         try VorbisAudioDecoder(url: url)
     }
+
+    public func open(stream: any ByteStream) throws -> any AudioDecoder {
+        try VorbisAudioDecoder(stream: stream)
+    }
+}
+
+/// vorbisfile's callbacks over a `ByteStream` (through `StreamCallbacks`).
+enum VorbisInput {
+    /// vorbisfile tells a read error from the end by errno.
+    static let read: @convention(c) (UnsafeMutableRawPointer?, Int, Int, UnsafeMutableRawPointer?) -> Int = { buffer, size, count, context in
+        let n = StreamCallbacks.from(context)?.read(buffer, size * count) ?? -1
+        if n < 0 { errno = EIO; return 0 }
+        errno = 0
+        return size > 0 ? n / size : 0
+    }
+    static let seek: @convention(c) (UnsafeMutableRawPointer?, ogg_int64_t, Int32) -> Int32 = { context, offset, whence in
+        (StreamCallbacks.from(context)?.seek(offset, whence: whence) ?? -1) >= 0 ? 0 : -1
+    }
+    static let tell: @convention(c) (UnsafeMutableRawPointer?) -> Int = { context in
+        Int(StreamCallbacks.from(context)?.position ?? -1)
+    }
 }
 
 public final class VorbisAudioDecoder: AudioDecoder {
     public let info: StreamInfo
-    private let url: URL
+    /// The stream's name (a path or a URL), for errors.
+    private let name: String
+    /// Keeps the stream alive as long as vorbisfile may call back into it.
+    private let input: StreamCallbacks
     /// Heap-allocated because vorbisfile keeps the struct's address for the life of the stream.
     private let file: UnsafeMutablePointer<OggVorbis_File>
     /// Frames handed out so far, to notice a stream that ends before its declared length.
@@ -37,14 +62,23 @@ public final class VorbisAudioDecoder: AudioDecoder {
     /// Set by a seek to the length or past it (vorbisfile refuses targets past it): `read` returns 0 until the next seek.
     private var atEnd = false
 
-    init(url: URL) throws {
-        let size = try AudioFileCheck.readableSize(url)
+    convenience init(url: URL) throws {
+        _ = try AudioFileCheck.readableSize(url)
+        try self.init(stream: try FileByteStream(url))
+    }
+
+    /// Reads through vorbisfile's callbacks; a stream that cannot seek (live radio) has no known length.
+    init(stream: any ByteStream) throws {
+        let name = stream.name
+        let input = StreamCallbacks(stream)
+        let callbacks = ov_callbacks(read_func: VorbisInput.read, seek_func: input.canSeek ? VorbisInput.seek : nil,
+                                     close_func: nil, tell_func: VorbisInput.tell)
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
-        let result = ov_fopen(url.path, file)
+        let result = ov_open_callbacks(input.context, file, nil, 0, callbacks)
         guard result == 0 else {
-            // On failure ov_fopen has already closed the file and cleared the struct.
+            // On failure ov_open_callbacks has already cleared the struct.
             file.deallocate()
-            throw DecodeError(url: url, reason: Self.describe(result))
+            throw DecodeError(path: name, reason: input.reason(else: Self.describe(result)))
         }
         // Until `self` is complete, deinit does not run: free by hand on the way out.
         var opened = false
@@ -55,21 +89,22 @@ public final class VorbisAudioDecoder: AudioDecoder {
             }
         }
 
-        guard let vi = ov_info(file, -1) else { throw DecodeError(url: url, reason: "damaged Vorbis header") }
+        guard let vi = ov_info(file, -1) else { throw DecodeError(path: name, reason: "damaged Vorbis header") }
         let channels = Int(vi.pointee.channels), rate = Int(vi.pointee.rate)
         guard channels > 0, rate > 0 else {
-            throw DecodeError(url: url, reason: "damaged Vorbis header: \(channels) channels at \(rate) Hz")
+            throw DecodeError(path: name, reason: "damaged Vorbis header: \(channels) channels at \(rate) Hz")
         }
-        try OggTail.checkComplete(url, size: size)
+        if let local = stream.localFile, let size = stream.size { try OggTail.checkComplete(local, size: size) }
         let total = ov_pcm_total(file, -1)
         // Measured with libvorbisfile 1.3.7: in a chained file whose first link has a single audio
         // page, reading straight after opening starts at the second link. An explicit seek to the
         // start makes it decode every link.
-        if ov_streams(file) > 1, ov_pcm_seek(file, 0) != 0 {
-            throw DecodeError(url: url, reason: "damaged Ogg Vorbis stream: cannot seek to the start")
+        if ov_streams(file) > 1, ov_seekable(file) != 0, ov_pcm_seek(file, 0) != 0 {
+            throw DecodeError(path: name, reason: "damaged Ogg Vorbis stream: cannot seek to the start")
         }
 
-        self.url = url
+        self.name = name
+        self.input = input
         self.file = file
         self.info = StreamInfo(codec: "vorbis", sampleRate: rate, channels: channels, bitsPerSample: nil,
                                frames: total >= 0 ? Int64(total) : nil)
@@ -121,23 +156,23 @@ public final class VorbisAudioDecoder: AudioDecoder {
             var section: Int32 = 0
             let result = ov_read_float(file, &planes, Int32(capacity), &section)
             if result == OV_HOLE { continue }  // A damaged page: vorbisfile resumes after it, as players do.
-            if result < 0 { throw DecodeError(url: url, reason: Self.describe(Int32(clamping: result))) }
+            if result < 0 { throw DecodeError(path: name, reason: input.reason(else: Self.describe(Int32(clamping: result)))) }
             if result == 0 {
                 // Damaged pages are skipped silently; a stream that comes up short says so here.
                 if let total = info.frames, delivered < total {
-                    throw DecodeError(url: url, reason: "damaged Ogg Vorbis stream: the audio ends at frame \(delivered) of \(total)")
+                    throw DecodeError(path: name, reason: "damaged Ogg Vorbis stream: the audio ends at frame \(delivered) of \(total)")
                 }
                 return 0
             }
             // Links of a chained file may differ; the output format cannot change mid-track.
             if let vi = ov_info(file, section), Int(vi.pointee.channels) != channels || Int(vi.pointee.rate) != info.sampleRate {
-                throw DecodeError(url: url, reason: "a chained stream changes format at frame \(delivered) (to \(vi.pointee.rate) Hz, \(vi.pointee.channels) ch)")
+                throw DecodeError(path: name, reason: "a chained stream changes format at frame \(delivered) (to \(vi.pointee.rate) Hz, \(vi.pointee.channels) ch)")
             }
-            guard let planes else { throw DecodeError(url: url, reason: "Vorbis decoder returned no samples") }
+            guard let planes else { throw DecodeError(path: name, reason: "Vorbis decoder returned no samples") }
             let frames = min(Int(result), capacity)
             // vorbisfile hands out one array per channel; the pipeline wants them interleaved.
             for c in 0..<channels {
-                guard let plane = planes[c] else { throw DecodeError(url: url, reason: "Vorbis decoder returned no samples") }
+                guard let plane = planes[c] else { throw DecodeError(path: name, reason: "Vorbis decoder returned no samples") }
                 for f in 0..<frames {
                     // Vorbis can overshoot full scale slightly; the pipeline promises [-1, 1].
                     base[f * channels + c] = min(max(plane[f], -1), 1)
@@ -159,7 +194,7 @@ public final class VorbisAudioDecoder: AudioDecoder {
         }
         let result = ov_pcm_seek(file, ogg_int64_t(target))
         guard result == 0 else {
-            throw DecodeError(url: url, reason: "cannot seek to frame \(target): \(Self.describe(result))")
+            throw DecodeError(path: name, reason: "cannot seek to frame \(target): \(Self.describe(result))")
         }
         atEnd = false
         delivered = target

@@ -18,12 +18,18 @@ public struct WAVDecoderPlugin: DecoderPlugin {
     public init() {}
 
     public func probe(_ url: URL) throws -> ProbedFile {
-        let layout = try WAVLayout(url: url)
+        _ = try AudioFileCheck.readableSize(url)
+        let layout = try WAVLayout(WAVInput(try FileByteStream(url)))
         return ProbedFile(tags: layout.tags, info: layout.info)
     }
 
     public func open(_ url: URL) throws -> any AudioDecoder {
-        try WAVAudioDecoder(url: url)
+        _ = try AudioFileCheck.readableSize(url)
+        return try WAVAudioDecoder(stream: try FileByteStream(url))
+    }
+
+    public func open(stream: any ByteStream) throws -> any AudioDecoder {
+        try WAVAudioDecoder(stream: stream)
     }
 }
 
@@ -59,10 +65,11 @@ struct WAVLayout {
     /// Streaming writers put this in the data size when the length is not known yet.
     static let unknownSize: UInt32 = 0xFFFF_FFFF
 
-    init(url: URL) throws {
-        let fileSize = UInt64(try AudioFileCheck.readableSize(url))
-        let file = try WAVFile(url: url)
-        func fail(_ reason: String) -> DecodeError { DecodeError(url: url, reason: reason) }
+    init(_ file: WAVInput) throws {
+        // A stream of unknown length (a WAV sent live) ends where its reads end.
+        let fileSize = file.stream.size.map { UInt64(max(0, $0)) } ?? UInt64(Int64.max)
+        let name = file.stream.name
+        func fail(_ reason: String) -> DecodeError { DecodeError(path: name, reason: reason) }
 
         let header = try file.read(at: 0, count: 12)
         guard header.count == 12 else { throw fail("not a WAV file: too short for a RIFF header") }
@@ -105,7 +112,7 @@ struct WAVLayout {
             switch id {
             case "fmt " where format == nil:
                 guard size >= 16, size <= Self.maxFmtSize else { throw fail("damaged fmt chunk (\(size) bytes)") }
-                format = try Self.parseFormat(try file.read(at: body, count: Int(size)), url: url)
+                format = try Self.parseFormat(try file.read(at: body, count: Int(size)), name: name)
             case "data" where data == nil:
                 data = (body, size)
             case "LIST" where size >= 4 && size <= Self.maxListSize:
@@ -129,8 +136,8 @@ struct WAVLayout {
         tags = mapper.tags
     }
 
-    private static func parseFormat(_ fmt: [UInt8], url: URL) throws -> (encoding: Encoding, channels: Int, rate: Int, bits: Int, blockAlign: Int) {
-        func fail(_ reason: String) -> DecodeError { DecodeError(url: url, reason: reason) }
+    private static func parseFormat(_ fmt: [UInt8], name: String) throws -> (encoding: Encoding, channels: Int, rate: Int, bits: Int, blockAlign: Int) {
+        func fail(_ reason: String) -> DecodeError { DecodeError(path: name, reason: reason) }
         // The chunk size was checked against the file, but the file may have shrunk since.
         guard fmt.count >= 16 else { throw fail("truncated: the fmt chunk is cut short") }
         var tag = Int(u16(fmt, 0))
@@ -197,48 +204,54 @@ struct WAVLayout {
     }
 }
 
-/// A read-only file with positioned reads whose failures become `DecodeError`s.
-final class WAVFile {
-    private let handle: FileHandle
-    private let url: URL
+/// Positioned reads over a byte stream whose failures become `DecodeError`s: a seekable stream moves, one that
+/// cannot seek (a WAV sent live) is read forward only, which is all the layout and `read` need.
+final class WAVInput {
+    let stream: any ByteStream
 
-    init(url: URL) throws {
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw DecodeError(url: url, reason: "cannot open: \(error.localizedDescription)")
-        }
-        self.url = url
-    }
+    init(_ stream: any ByteStream) { self.stream = stream }
 
-    deinit {
-        try? handle.close()
-    }
-
-    /// Up to `count` bytes from `offset`; fewer at the end of the file.
+    /// Up to `count` bytes from `offset`; fewer at the end of the stream.
     func read(at offset: UInt64, count: Int) throws -> [UInt8] {
         do {
-            try handle.seek(toOffset: offset)
-            return [UInt8](try handle.read(upToCount: count) ?? Data())
+            let target = Int64(clamping: offset)
+            if stream.position != target {
+                if stream.isSeekable {
+                    try stream.seek(to: target)
+                } else if target > stream.position {
+                    var skip = [UInt8](repeating: 0, count: Int(min(65536, target - stream.position)))
+                    while stream.position < target {
+                        let want = Int(min(Int64(skip.count), target - stream.position))
+                        let n = try skip.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want])) }
+                        if n == 0 { return [] }
+                    }
+                } else {
+                    throw DecodeError(path: stream.name, reason: "cannot go back to byte \(offset) in a stream that cannot seek")
+                }
+            }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let n = try bytes.withUnsafeMutableBytes { try stream.readFully(into: $0) }
+            bytes.removeLast(count - n)
+            return bytes
+        } catch let error as DecodeError {
+            throw error
         } catch {
-            throw DecodeError(url: url, reason: "read error: \(error.localizedDescription)")
+            throw DecodeError(path: stream.name, reason: "read error: \(ErrorText.describe(error))")
         }
     }
 }
 
 public final class WAVAudioDecoder: AudioDecoder {
     public let info: StreamInfo
-    private let url: URL
     private let layout: WAVLayout
-    private let file: WAVFile
+    private let file: WAVInput
     /// Frames handed out so far.
     private var position: Int64 = 0
 
-    init(url: URL) throws {
-        layout = try WAVLayout(url: url)
-        file = try WAVFile(url: url)
+    init(stream: any ByteStream) throws {
+        file = WAVInput(stream)
+        layout = try WAVLayout(file)
         info = layout.info
-        self.url = url
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
@@ -250,7 +263,7 @@ public final class WAVAudioDecoder: AudioDecoder {
                                   count: wanted * layout.blockAlign)
         let frames = bytes.count / layout.blockAlign
         guard frames > 0 else {
-            throw DecodeError(url: url, reason: "truncated: the file ends at frame \(position) of \(layout.frames)")
+            throw DecodeError(path: file.stream.name, reason: "truncated: the file ends at frame \(position) of \(layout.frames)")
         }
         let samples = frames * channels
         bytes.withUnsafeBytes { raw in

@@ -1,3 +1,4 @@
+public import CrateDomain
 public import Foundation
 
 /// The FLAC PICTURE block, which Ogg files also carry base64-encoded in a METADATA_BLOCK_PICTURE comment.

@@ -1,3 +1,4 @@
+import CrateDomain
 public import Foundation
 
 /// The codec libraries stop quietly at the last complete Ogg page, so a file cut short by an

@@ -1,5 +1,6 @@
 import CrateDomain
 import CrateTestSupport
+import DecoderSupport
 import Foundation
 import Testing
 
