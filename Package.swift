@@ -116,7 +116,7 @@ let package = Package(
                                   "WAVFileOutput", "NullOutput", "URLStreamSource"]),
         tests("CrateFeedsTests", ["CrateFeeds"]),
         tests("CrateCoreTests", ["CrateCore", "CratePlugins", .product(name: "GRDB", package: "GRDB.swift")]),
-        tests("LocalFilesSourceTests", ["LocalFilesSource", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
+        tests("LocalFilesSourceTests", ["LocalFilesSource", "CrateCore", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
         tests("VorbisDecoderTests", ["VorbisDecoder"]),
         tests("MP3DecoderTests", ["MP3Decoder"]),

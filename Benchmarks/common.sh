@@ -156,3 +156,8 @@ search_collection() {
         die "the corpus generator failed"
     CORPUS_NOTE="generated in $(seconds_since "$t0") s"
 }
+
+# Latency statistics over a space-separated list of milliseconds (player.sh, streams.sh).
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+p95() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(NR * 0.95); if (i < NR * 0.95) i++; printf "%.1f", v[i] }'; }
+us_to_ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }

@@ -2,12 +2,13 @@
 # Decode throughput per codec: Crate (crate-bench decode: DecoderRegistry -> PlaybackRun -> null output)
 # against ffmpeg and each codec's reference decoder, on the same files. Prints one Markdown table.
 #
-#   bash Benchmarks/decode.sh [--seconds N] [--runs N] [--no-build] [--wait-idle]
+#   bash Benchmarks/decode.sh [--seconds N] [--runs N] [--no-build] [--wait-idle] [--files-only]
 #
 #   --seconds N   length of the generated source (default 600 = 10 minutes); files are cached per length
 #   --runs N      timed runs per command; the best is kept (default 3)
 #   --no-build    use the crate-bench already built in .build/release
 #   --wait-idle   before timing, wait (up to 20 minutes) for the 1-minute load average to fall below 0.3
+#   --files-only  make the cached files, print their folder and stop (streams.sh uses the same files)
 #
 # The source is made once with sox and encoded with the reference encoders (flac, lame, oggenc,
 # opusenc) into .build/bench-cache/ (override with CRATE_BENCH_CACHE). Every command is timed the
@@ -20,13 +21,15 @@ SECONDS_LONG=600
 RUNS=3
 BUILD=1
 WAIT_IDLE=0
+FILES_ONLY=0
 while (($#)); do
     case "$1" in
         --seconds) SECONDS_LONG="${2:?--seconds needs a value}"; shift 2 ;;
         --runs) RUNS="${2:?--runs needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --wait-idle) WAIT_IDLE=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --files-only) FILES_ONLY=1; shift ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "decode.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -113,6 +116,7 @@ encode "$MP3_FILE" lame --quiet -V 2 "$SOURCE" "$(tmp_of "$MP3_FILE")"
 encode "$VORBIS_FILE" oggenc -Q -q 5 -o "$(tmp_of "$VORBIS_FILE")" "$SOURCE"
 # opusenc resamples to 48 kHz, Opus' own rate; every Opus decoder outputs 48 kHz.
 encode "$OPUS_FILE" opusenc --quiet --bitrate 128 "$SOURCE" "$(tmp_of "$OPUS_FILE")"
+if ((FILES_ONLY)); then echo "$CACHE"; exit 0; fi
 
 # --- Build -----------------------------------------------------------------------------------------
 if ((BUILD)); then

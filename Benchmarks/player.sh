@@ -98,15 +98,6 @@ trap 'exit 130' INT TERM
 # Sleeping 5 ms without starting a process: read with a timeout from a fifo nobody writes to.
 open_pause_fd
 
-# A free TCP port on 127.0.0.1 (nothing answers on it).
-
-
-# Statistics over whitespace-separated millisecond values.
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# Nearest-rank 95th percentile.
-p95() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(NR * 0.95); if (i < NR * 0.95) i++; printf "%.1f", v[i] }'; }
-us_to_ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
-
 if ((WAIT_IDLE)); then
     for ((i = 0; i < 240; i++)); do
         awk '{ exit !($1 < 0.3) }' /proc/loadavg && break

@@ -1,7 +1,7 @@
 // crate-bench: Crate's benchmarks, run by Benchmarks/decode.sh and Benchmarks/player.sh next to the
 // reference tools.
 //
-//   crate-bench decode FILE [--repeat N] [--chunk-frames N]
+//   crate-bench decode FILE|URL [--repeat N] [--chunk-frames N]
 //   crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
 //   crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
 //
@@ -26,11 +26,11 @@ import Foundation
 import NullOutput
 
 let usage = """
-    usage: crate-bench decode FILE [--repeat N] [--chunk-frames N]
+    usage: crate-bench decode FILE|URL [--repeat N] [--chunk-frames N]
            crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
            crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
 
-    decode   decode FILE through PlaybackEngine (the daemon's engine) into the null output, N times
+    decode   decode FILE (or an http(s) URL) through PlaybackEngine (the daemon's engine) into the null output, N times
              (default 1); prints key=value lines: codec, frames, seconds of each run, best_seconds,
              realtime_factor. --chunk-frames sets the engine's frames per read/write (default: Crate's own).
     queue    on a temporary SQLite library of --tracks tracks (default 300), replaces the queue with
@@ -114,14 +114,14 @@ struct RunResult {
 
 /// Plays `url` once through a fresh PlaybackEngine into a fresh null output, the way the daemon's
 /// player drives it for a one-track queue: play, "nothing follows", then events until `.idle`.
-func decodeOnce(_ url: URL, decoders: DecoderRegistry, chunkFrames: Int?) async throws -> RunResult {
+func decodeOnce(_ url: URL, decoders: DecoderRegistry, inputs: InputRegistry, chunkFrames: Int?) async throws -> RunResult {
     let counter = FrameCounter()
     let plugin = NullOutputPlugin(counter: counter)
     let makeOutput: @Sendable () throws -> any AudioOutput = { try plugin.makeOutput() }
     let engine = if let chunkFrames {
-        PlaybackEngine(decoders: decoders, chunkFrames: chunkFrames, makeOutput: makeOutput)
+        PlaybackEngine(decoders: decoders, inputs: inputs, chunkFrames: chunkFrames, makeOutput: makeOutput)
     } else {
-        PlaybackEngine(decoders: decoders, makeOutput: makeOutput)
+        PlaybackEngine(decoders: decoders, inputs: inputs, makeOutput: makeOutput)
     }
     var info: StreamInfo?
     var problem: String?
@@ -154,12 +154,15 @@ func decodeOnce(_ url: URL, decoders: DecoderRegistry, chunkFrames: Int?) async 
 }
 
 func decodeCommand(_ options: DecodeOptions) async throws {
-    let url = URL(fileURLWithPath: options.path)
-    // The registry exactly as CrateRuntime builds it with default settings.
+    // A FILE, or an http(s) URL read through URLStream's input provider, as the daemon would.
+    let url = options.path.hasPrefix("http://") || options.path.hasPrefix("https://")
+        ? (URL(string: options.path) ?? URL(fileURLWithPath: options.path)) : URL(fileURLWithPath: options.path)
+    // The registries exactly as CrateRuntime builds them with default settings.
     let decoders = try DecoderRegistry(CratePlugins.list.decoders())
+    let inputs = InputRegistry(CratePlugins.list.inputs())
     var runs: [RunResult] = []
     for _ in 0..<options.repeatCount {
-        let r = try await decodeOnce(url, decoders: decoders, chunkFrames: options.chunkFrames)
+        let r = try await decodeOnce(url, decoders: decoders, inputs: inputs, chunkFrames: options.chunkFrames)
         if let first = runs.first, first.frames != r.frames {
             throw BenchFailure(description: "\(url.path): runs disagree: \(first.frames) then \(r.frames) frames")
         }
@@ -169,7 +172,7 @@ func decodeCommand(_ options: DecodeOptions) async throws {
     let info = first.info
     let audioSeconds = Double(first.frames) / Double(info.sampleRate)
     let lines: [(String, String)] = [
-        ("file", url.path),
+        ("file", url.isFileURL ? url.path : url.absoluteString),
         ("codec", info.codec),
         ("sample_rate", "\(info.sampleRate)"),
         ("channels", "\(info.channels)"),

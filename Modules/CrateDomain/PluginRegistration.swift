@@ -122,8 +122,13 @@ public struct PluginList: Sendable {
     public func names(_ kind: PluginKind) -> [String] { registrations.filter { $0.kind == kind }.map(\.name) }
 
     /// The decoders, in registration order, made with empty settings blocks (for tools that only decode).
-    public func decoders() -> [any DecoderPlugin] {
-        registrations.filter { $0.kind == .decoder }
-            .flatMap { $0.parts(PluginSettings(block: $0.block, dataDirectory: FileManager.default.temporaryDirectory)).decoders }
+    public func decoders() -> [any DecoderPlugin] { defaultParts(.decoder).flatMap(\.decoders) }
+
+    /// Every plugin's input providers (http/https from URLStream), made with empty settings blocks.
+    public func inputs() -> [any InputProvider] { defaultParts(nil).flatMap(\.inputs) }
+
+    private func defaultParts(_ kind: PluginKind?) -> [PluginParts] {
+        registrations.filter { kind == nil || $0.kind == kind }
+            .map { $0.parts(PluginSettings(block: $0.block, dataDirectory: FileManager.default.temporaryDirectory)) }
     }
 }

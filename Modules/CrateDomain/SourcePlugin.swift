@@ -15,16 +15,57 @@ public protocol SourcePlugin: Sendable {
     func locate(_ ref: TrackRef) throws -> PlayableLocation
 }
 
-/// A source that brings files into the library by scanning folders.
-public protocol ScanningSource: SourcePlugin {
-    /// Walks `root`, probing each file with `decoders`, and hands over one batch per folder
-    /// so memory stays bounded. Unreadable files become failures; the walk goes on.
-    /// Files `options.known` reports unchanged (same size and modification time) are counted, not opened.
-    func scan(_ root: URL, decoders: DecoderRegistry, options: ScanOptions,
-              onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary
-    /// How many files under `root` a scan would look at (audio suffixes, hidden ones skipped),
-    /// from directory listings only, for progress totals.
-    func census(_ root: URL, decoders: DecoderRegistry) -> Int
+/// A source that brings files into the library. It lists folders — each file's stamp and the ref it will have,
+/// what cannot be read and why, the folder's cover image — and opens files (`locate`); Core probes the files
+/// with the decoders, groups albums and imports (`FolderScan`), so any listing source can import.
+public protocol ListingSource: SourcePlugin {
+    /// Walks `root` one folder at a time (memory stays bounded), handing each folder's contents to `visit`.
+    /// Files whose suffix is not in `suffixes` (those some decoder claims) are counted as skipped. A root that is a
+    /// single file is a folder of one, whatever its suffix: the user named it.
+    func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws
+    /// How many files under `root` a scan would look at (audio suffixes, hidden ones skipped), from directory
+    /// listings only, for progress totals.
+    func census(_ root: URL, suffixes: Set<String>) -> Int
+}
+
+/// One folder as a listing source sees it, before any file is opened.
+public struct FolderContents: Sendable {
+    public var folder: String
+    /// Regular files with an audio suffix, in listing order.
+    public var files: [ListedFile]
+    /// Entries that cannot be read (a broken link, a pipe, a name that is not UTF-8), with why.
+    public var failures: [ScanFailure]
+    /// Every file entry seen, and those left out for their suffix.
+    public var filesSeen: Int
+    public var skipped: Int
+    /// The folder's cover image (`cover.*`, `folder.*`, `front.*`), for tracks without an embedded one.
+    public var folderImage: String?
+    /// False for a root that is a single file: it is not counted as a folder.
+    public var isFolder: Bool
+
+    public init(folder: String, files: [ListedFile], failures: [ScanFailure], filesSeen: Int, skipped: Int,
+                folderImage: String?, isFolder: Bool) {
+        self.folder = folder
+        self.files = files
+        self.failures = failures
+        self.filesSeen = filesSeen
+        self.skipped = skipped
+        self.folderImage = folderImage
+        self.isFolder = isFolder
+    }
+}
+
+/// A file a listing source found: where it is, the track ref it will have, and its stamp.
+public struct ListedFile: Sendable, Hashable {
+    public var path: String
+    public var ref: TrackRef
+    public var stamp: FileStamp
+
+    public init(path: String, ref: TrackRef, stamp: FileStamp) {
+        self.path = path
+        self.ref = ref
+        self.stamp = stamp
+    }
 }
 
 /// A file's size and modification time: equal stamps mean a rescan need not open the file.

@@ -1,3 +1,4 @@
+import CrateCore
 import CrateDomain
 import CrateTestSupport
 import FLACDecoder
@@ -18,7 +19,7 @@ import WAVDecoder
 
     func scan(_ url: URL? = nil) throws -> (ScanSummary, [ScanBatch]) {
         var batches: [ScanBatch] = []
-        let summary = try LocalFilesSource().scan(url ?? root, decoders: decoders, options: ScanOptions()) { batches.append($0) }
+        let summary = try FolderScan(decoders: decoders).scan(LocalFilesSource(), root: url ?? root) { batches.append($0) }
         return (summary, batches)
     }
 

@@ -1,3 +1,4 @@
+import CrateCore
 import CrateDomain
 import CrateTestSupport
 import FLACDecoder
@@ -40,12 +41,12 @@ final class ScanHarness: Sendable {
 
     func scan(_ url: URL? = nil, options: ScanOptions = ScanOptions()) throws -> Result {
         var batches: [ScanBatch] = []
-        let summary = try LocalFilesSource().scan(url ?? root, decoders: decoders, options: options) { batches.append($0) }
+        let summary = try FolderScan(decoders: decoders, options: options).scan(LocalFilesSource(), root: url ?? root) { batches.append($0) }
         return Result(summary: summary, batches: batches)
     }
 
     func census(_ url: URL? = nil) -> Int {
-        LocalFilesSource().census(url ?? root, decoders: decoders)
+        LocalFilesSource().census(url ?? root, suffixes: decoders.suffixes)
     }
 
     func folder(_ path: String) throws -> URL {

@@ -86,11 +86,13 @@ struct ImportRun {
         let census = Mutex<Int?>(nil)
         let paths = roots.map(\.0)
         if progress != nil {
-            Thread.detachNewThread { census.withLock { $0 = paths.reduce(0) { $0 + scanner.census($1, decoders: decoders) } } }
+            let suffixes = decoders.suffixes
+            Thread.detachNewThread { census.withLock { $0 = paths.reduce(0) { $0 + scanner.census($1, suffixes: suffixes) } } }
         }
         let artwork = service.artwork
         let options = ScanOptions(known: try service.store.knownStampsReader(rescan: rescan),
                                   keepPicture: { artwork.keep($0, origin: "embedded")?.hash })
+        let folders = FolderScan(decoders: decoders, options: options)
         var done = 0
         for (root, mode) in roots {
             // The scanner runs on its own thread and fills the pipe; this thread imports what comes out.
@@ -98,7 +100,7 @@ struct ImportRun {
             let summary = Mutex(ScanSummary())
             let walker = Thread {
                 do {
-                    let result = try scanner.scan(root, decoders: decoders, options: options) { try pipe.put($0) }
+                    let result = try folders.scan(scanner, root: root) { try pipe.put($0) }
                     summary.withLock { $0 = result }
                     pipe.finish(nil)
                 } catch {

@@ -40,9 +40,9 @@ public struct LibraryService: Sendable {
         settings.importMode ?? (try? store.setting(Self.modeKey)).flatMap { $0.flatMap(ImportMode.init(rawValue:)) } ?? .default
     }
 
-    var scanner: any ScanningSource {
+    var scanner: any ListingSource {
         get throws {
-            guard let scanner = try sources.plugin(forScheme: TrackRef.fileScheme) as? any ScanningSource else {
+            guard let scanner = try sources.plugin(forScheme: TrackRef.fileScheme) as? any ListingSource else {
                 throw RegistryError.noSource(scheme: TrackRef.fileScheme)
             }
             return scanner

@@ -2,9 +2,9 @@ public import CrateDomain
 public import Foundation
 import Glibc
 
-/// Music files on this machine, under the `file:` scheme. A track's id is its absolute path.
-/// Scanning happens in place (reference mode): nothing is copied or changed.
-public struct LocalFilesSource: ScanningSource {
+/// Music files on this machine, under the `file:` scheme. A track's id is its absolute path. It lists folders and
+/// opens files; probing, album grouping and importing are Core's (`FolderScan`, `LibraryService`).
+public struct LocalFilesSource: ListingSource {
     public let name = "localfiles"
     public let schemes = [TrackRef.fileScheme]
     public var status: PluginStatus { .available }
@@ -18,29 +18,22 @@ public struct LocalFilesSource: ScanningSource {
         return .file(URL(fileURLWithPath: ref.id))
     }
 
-    public func scan(_ root: URL, decoders: DecoderRegistry, options: ScanOptions,
-                     onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary {
+    public func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
         let path = root.standardizedFileURL.path
-        let scanner = FolderScanner(decoders: decoders, options: options)
-        var summary = ScanSummary()
+        let lister = FolderLister(suffixes: suffixes)
         guard try Self.isFolder(path) else {
-            // A single file is a folder of one, whatever its suffix: the user named it.
             let listing = FolderListing(path: folderOf(path), fd: AT_FDCWD, files: [FileEntry(absolutePath: path)])
-            if let batch = scanner.scan(listing, into: &summary, everyFile: true) { try onBatch(batch) }
-            return summary
+            try visit(lister.contents(listing, everyFile: true))
+            return
         }
         var walker = FolderWalker(root: path)
-        try walker.walk { listing in
-            if let batch = scanner.scan(listing, into: &summary) { try onBatch(batch) }
-        }
-        return summary
+        try walker.walk { listing in try visit(lister.contents(listing)) }
     }
 
-    public func census(_ root: URL, decoders: DecoderRegistry) -> Int {
+    public func census(_ root: URL, suffixes: Set<String>) -> Int {
         let path = root.standardizedFileURL.path
         guard let folder = try? Self.isFolder(path) else { return 0 }
         guard folder else { return 1 }
-        let suffixes = decoders.suffixes
         var count = 0
         var walker = FolderWalker(root: path)
         walker.walk { listing in

@@ -1,0 +1,137 @@
+public import CrateDomain
+public import Foundation
+
+/// Turns a listing source's folders into import batches: files the library holds unchanged are counted without
+/// being opened, the rest are probed by the decoders on every core, and the folder's albums are resolved together
+/// (the folder decides the majority artist of untagged albums). Any `ListingSource` imports this way.
+public struct FolderScan: Sendable {
+    let decoders: DecoderRegistry
+    let options: ScanOptions
+
+    public init(decoders: DecoderRegistry, options: ScanOptions = ScanOptions()) {
+        self.decoders = decoders
+        self.options = options
+    }
+
+    /// Tags and stream facts of a probed file; the picture bytes are already handed to `keepPicture`.
+    private struct Read {
+        var file: ListedFile
+        var tags: TrackTags
+        var info: StreamInfo
+        var artworkHash: String?
+    }
+
+    /// Walks `root` through `source`, handing over one batch per folder that has something to say.
+    public func scan(_ source: any ListingSource, root: URL, onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary {
+        var summary = ScanSummary()
+        try source.list(root, suffixes: decoders.suffixes) { contents in
+            if let batch = batch(contents, into: &summary) { try onBatch(batch) }
+        }
+        return summary
+    }
+
+    /// The folder's batch, or nil when it holds no audio files and had no problems.
+    func batch(_ contents: FolderContents, into summary: inout ScanSummary) -> ScanBatch? {
+        if contents.isFolder { summary.folders += 1 }
+        summary.filesSeen += contents.filesSeen
+        summary.skipped += contents.skipped
+
+        var failures = contents.failures
+        var unchanged = 0
+        var toProbe: [ListedFile] = []
+        if !contents.files.isEmpty {
+            let known = options.known(contents.folder)
+            for file in contents.files {
+                if let previous = known[file.path], previous.matches(file.stamp) {
+                    unchanged += 1
+                    continue
+                }
+                // After the known check: the library may hold this empty file's failure already.
+                guard file.stamp.size > 0 else {
+                    failures.append(ScanFailure(path: file.path, reason: "file is empty"))
+                    continue
+                }
+                toProbe.append(file)
+            }
+        }
+        var read: [Read] = []
+        for (file, result) in zip(toProbe, probeAll(toProbe)) {
+            switch result {
+            case let .success(probed): read.append(probed)
+            case let .failure(error): failures.append(ScanFailure(path: file.path, reason: Self.reason(error)))
+            }
+        }
+        guard !read.isEmpty || !failures.isEmpty || unchanged > 0 else { return nil }
+
+        let folderURL = URL(fileURLWithPath: contents.folder, isDirectory: true)
+        let albums = AlbumGrouping.keys(for: read.map(\.tags), folder: folderURL)
+        let tracks = zip(read, albums).map { probed, album in
+            ScannedTrack(
+                ref: probed.file.ref, path: probed.file.path, size: probed.file.stamp.size,
+                modified: Date(timeIntervalSince1970: probed.file.stamp.modified), tags: probed.tags, info: probed.info,
+                title: probed.tags.title ?? Self.stem(probed.file.path),
+                artist: probed.tags.artist ?? probed.tags.albumArtist ?? AlbumGrouping.unknownArtist,
+                album: album, artworkHash: probed.artworkHash)
+        }
+        summary.tracksRead += tracks.count
+        summary.failures += failures.count
+        summary.unchanged += unchanged
+        return ScanBatch(folder: contents.folder, tracks: tracks, failures: failures, unchanged: unchanged,
+                         folderImage: contents.folderImage)
+    }
+
+    /// Probes the files on every core: decoders are stateless and codec libraries keep no global state,
+    /// so a folder's files are independent. Results come back in the files' order.
+    private func probeAll(_ files: [ListedFile]) -> [Result<Read, any Error>] {
+        guard files.count > 1 else { return files.map { f in Result { try probe(f) } } }
+        let slots = Slots<Result<Read, any Error>>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            slots.set(i, Result { try probe(files[i]) })
+        }
+        return slots.values.map { $0 ?? .failure(DecodeError(path: "", reason: "not probed")) }
+    }
+
+    private func probe(_ file: ListedFile) throws -> Read {
+        let probed = try decoders.probe(URL(fileURLWithPath: file.path, isDirectory: false))
+        // Kept now, while probing, so no batch carries picture bytes.
+        let hash = probed.picture.flatMap(options.keepPicture)
+        return Read(file: file, tags: probed.tags, info: probed.info, artworkHash: hash)
+    }
+
+    private static func stem(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// The failure's reason without the path, which the failure record already holds.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let e as DecodeError: e.reason
+        case let RegistryError.noDecoder(_, suffix):
+            suffix.isEmpty ? "no decoder for a file without a suffix" : "no available decoder handles '.\(suffix)' files"
+        default: ErrorText.describe(error)
+        }
+    }
+}
+
+/// One slot per iteration of a concurrent loop. Unchecked Sendable is sound here: each index is written
+/// by exactly one iteration, and `values` is read only after `concurrentPerform` has returned.
+/// The buffer is allocated once, so concurrent writes to distinct indices never touch shared array state.
+private final class Slots<T>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<T?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+
+    func set(_ index: Int, _ value: T) { storage[index] = value }
+
+    var values: [T?] { Array(storage) }
+}

@@ -1,0 +1,64 @@
+import CrateCore
+import CrateDomain
+import CratePlugins
+import CrateTestSupport
+import Foundation
+import Testing
+
+/// A source that is not LocalFiles: a "tape deck" that lists one folder under its own scheme. It only lists; Core
+/// probes, groups and builds the batches, so it imports like LocalFiles does.
+struct TapeDeckSource: ListingSource {
+    let name = "tapedeck"
+    let schemes = ["tape"]
+    var status: PluginStatus { .available }
+
+    func locate(_ ref: TrackRef) throws -> PlayableLocation { .file(URL(fileURLWithPath: ref.id)) }
+
+    func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        var files: [ListedFile] = []
+        var skipped = 0
+        for name in names {
+            let path = root.appendingPathComponent(name).path
+            guard suffixes.contains((name as NSString).pathExtension.lowercased()) else { skipped += 1; continue }
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let size = (attributes[.size] as? Int).map(Int64.init) ?? 0
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            files.append(ListedFile(path: path, ref: TrackRef(source: "tape", id: path), stamp: FileStamp(size: size, modified: modified)))
+        }
+        try visit(FolderContents(folder: root.path, files: files, failures: [], filesSeen: names.count, skipped: skipped,
+                                 folderImage: nil, isFolder: true))
+    }
+
+    func census(_ root: URL, suffixes: Set<String>) -> Int { 0 }
+}
+
+@Suite struct FolderScanTests {
+    @Test func anyListingSourceImportsThroughCore() throws {
+        let dir = try Fixture.temporaryDirectory("crate-tape")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (i, title) in ["Side A", "Side B"].enumerated() {
+            try Fixture.encode(.flac, to: dir.appendingPathComponent("\(i + 1).flac"), frames: 4410,
+                               tags: ["title": title, "artist": "The Tapes", "album": "Mixtape", "track": "\(i + 1)"])
+        }
+        try Data("not audio".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        try Data().write(to: dir.appendingPathComponent("blank.flac"))
+        let decoders = try DecoderRegistry(CratePlugins.list.decoders())
+        var batches: [ScanBatch] = []
+        let summary = try FolderScan(decoders: decoders).scan(TapeDeckSource(), root: dir) { batches.append($0) }
+
+        let tracks = batches.flatMap(\.tracks)
+        #expect(tracks.map(\.title) == ["Side A", "Side B"])
+        #expect(tracks.allSatisfy { $0.ref.source == "tape" && $0.info.codec == "flac" && $0.info.frames == 4410 })
+        // One album, grouped by Core's rules from the tags the decoders read.
+        #expect(Set(tracks.map(\.album)).count == 1 && tracks.first?.album.title == "Mixtape")
+        #expect(batches.flatMap(\.failures).map(\.reason) == ["file is empty"])
+        #expect(summary.folders == 1 && summary.filesSeen == 4 && summary.skipped == 1 && summary.tracksRead == 2)
+
+        // Unchanged files (same stamps) are counted, not opened.
+        let stamps = Dictionary(uniqueKeysWithValues: tracks.map { ($0.path, $0.stamp) })
+        var again: [ScanBatch] = []
+        _ = try FolderScan(decoders: decoders, options: ScanOptions(known: { _ in stamps })).scan(TapeDeckSource(), root: dir) { again.append($0) }
+        #expect(again.flatMap(\.tracks).isEmpty && again.first?.unchanged == 2)
+    }
+}
