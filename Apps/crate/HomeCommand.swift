@@ -13,10 +13,11 @@ struct HomeCommand: AsyncParsableCommand {
         let store = try await options.runtime().collection
         let home = try userFacing { try store.home() }
         if json { return try printJSON(home) }
-        print("Recent albums and playlists (\(home.recentItems.count))")
+        print("Recent albums, playlists and stations (\(home.recentItems.count))")
         for item in home.recentItems {
             if let a = item.album { print("  album     " + Line.album(a)) }
             if let p = item.playlist { print("  playlist  " + Line.playlist(p)) }
+            if let s = item.station { print("  station   \(s.name)  \(s.url)") }
         }
         print("Recent plays")
         home.recentPlays.forEach { print("  " + Line.track($0.track)) }

@@ -13,6 +13,11 @@ extension PlayerService {
                 if let entry = handed[item.token] { try handNext(after: entry, token: item.token) }
             case let .started(item, info):
                 guard let entry = handed[item.token] else { return }
+                // A live stream never finishes: it counts as played (history, recents) when its sound starts.
+                if !item.url.isFileURL && countedStreamToken != item.token {
+                    countedStreamToken = item.token
+                    try store.recordPlay(trackID: entry.track.id, fromPlaylist: entry.playlistID)
+                }
                 current = entry
                 currentToken = item.token
                 format = info

@@ -17,6 +17,8 @@ public actor PlayerService {
 
     var state: PlaybackState = .stopped
     var current: QueueEntry?
+    /// The stream item whose play was counted (a stream counts when its sound starts; resuming does not count again).
+    var countedStreamToken: UInt64?
     var currentToken: UInt64?
     var format: StreamInfo?
     var modes = PlayerModes()

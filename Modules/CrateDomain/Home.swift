@@ -1,18 +1,20 @@
 public import Foundation
 
-/// Albums and playlists the user played from, newest first (at most 50 together).
+/// Albums, playlists and stations the user played from, newest first (at most 50 together).
 public struct RecentItem: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Codable { case album, playlist }
+    public enum Kind: String, Sendable, Codable { case album, playlist, station }
     public var kind: Kind
     public var playedAt: Date
     public var album: Album?
     public var playlist: Playlist?
+    public var station: Station?
 
-    public init(kind: Kind, playedAt: Date, album: Album? = nil, playlist: Playlist? = nil) {
+    public init(kind: Kind, playedAt: Date, album: Album? = nil, playlist: Playlist? = nil, station: Station? = nil) {
         self.kind = kind
         self.playedAt = playedAt
         self.album = album
         self.playlist = playlist
+        self.station = station
     }
 }
 

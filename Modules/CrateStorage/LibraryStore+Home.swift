@@ -9,7 +9,8 @@ extension LibraryStore {
     public static let topArtistScanLimit = 200_000
 
     /// Counts a finished play: the track's and album's play count and last-played time, the play log,
-    /// history (newest first, 100 kept) and, unless it played from a playlist, its album as a recent item.
+    /// history (newest first, 100 kept) and, unless it played from a playlist, its album as a recent item
+    /// (a saved station's track makes the station recent instead: the streams album is not shown).
     public func recordPlay(trackID: Int64, fromPlaylist playlistID: Int64? = nil, at date: Date = Date()) throws {
         let time = date.timeIntervalSince1970
         try write { db in
@@ -24,7 +25,9 @@ extension LibraryStore {
             try db.execute(sql: "UPDATE album SET play_count = play_count + 1, last_played_at = ? WHERE id = ?", arguments: [time, album])
             if let playlistID, try Int.fetchOne(db, sql: "SELECT 1 FROM playlist WHERE id = ?", arguments: [playlistID]) != nil {
                 try Self.touchRecent(.playlist, playlistID, time, db)
-            } else {
+            } else if let station = try Int64.fetchOne(db, sql: "SELECT id FROM station WHERE track_id = ?", arguments: [trackID]) {
+                try Self.touchRecent(.station, station, time, db)
+            } else if try Bool.fetchOne(db, sql: "SELECT identity = ? FROM album WHERE id = ?", arguments: [Station.albumIdentity, album]) != true {
                 try Self.touchRecent(.album, album, time, db)
             }
         }
@@ -49,7 +52,7 @@ extension LibraryStore {
             """, arguments: [Home.recentItemLimit])
     }
 
-    /// Recent albums and playlists together, newest first; disliked albums are left out.
+    /// Recent albums, playlists and stations together, newest first; disliked albums are left out.
     public func recentItems(limit: Int = Home.recentItemLimit) throws -> [RecentItem] {
         try read { db in
             try Row.fetchAll(db, sql: """
@@ -65,6 +68,9 @@ extension LibraryStore {
                 case .playlist:
                     return try Row.fetchOne(db, sql: Self.playlistSelect + " WHERE playlist.id = ?", arguments: [id])
                         .map { RecentItem(kind: .playlist, playedAt: at, playlist: Self.playlist($0)) }
+                case .station:
+                    return try Row.fetchOne(db, sql: Self.stationSelect + " WHERE station.id = ?", arguments: [id])
+                        .map { RecentItem(kind: .station, playedAt: at, station: Self.station($0)) }
                 case nil:
                     return nil
                 }
@@ -83,16 +89,16 @@ extension LibraryStore {
             if plays > 0 && plays <= Self.topArtistScanLimit {
                 let rows = try Row.fetchAll(db, sql: """
                     SELECT track.artist_id AS artist_id, COUNT(*) AS plays, MAX(play_log.played_at) AS last
-                    FROM play_log JOIN track ON track.id = play_log.track_id
-                    WHERE play_log.played_at >= ?
+                    FROM play_log JOIN track ON track.id = play_log.track_id JOIN album ON album.id = track.album_id
+                    WHERE play_log.played_at >= ? AND \(Self.notStreams)
                     GROUP BY track.artist_id ORDER BY plays DESC, last DESC LIMIT ?
                     """, arguments: [since, limit])
                 return (try Self.topArtists(rows, db), "top")
             }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT track.artist_id AS artist_id, 0 AS plays, MAX(play_log.played_at) AS last
-                FROM play_log JOIN track ON track.id = play_log.track_id
-                WHERE play_log.id IN (SELECT id FROM play_log ORDER BY played_at DESC LIMIT 1000)
+                FROM play_log JOIN track ON track.id = play_log.track_id JOIN album ON album.id = track.album_id
+                WHERE play_log.id IN (SELECT id FROM play_log ORDER BY played_at DESC LIMIT 1000) AND \(Self.notStreams)
                 GROUP BY track.artist_id ORDER BY last DESC LIMIT ?
                 """, arguments: [limit])
             return (try Self.topArtists(rows, db), "recent")

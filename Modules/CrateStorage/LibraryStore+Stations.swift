@@ -102,6 +102,7 @@ extension LibraryStore {
             guard let track = try Int64.fetchOne(db, sql: "SELECT track_id FROM station WHERE id = ?", arguments: [id]) else {
                 throw StationError.notFound(String(id))
             }
+            try db.execute(sql: "DELETE FROM recent_item WHERE kind = 'station' AND item_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM track WHERE id = ?", arguments: [track])
         }
     }

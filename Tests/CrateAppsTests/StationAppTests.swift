@@ -57,7 +57,9 @@ extension AppSuites {
             let (events, curl) = try DaemonFirstTests().listen(app, daemon)
             defer { curl.stop(signal: SIGKILL) }
 
-            let played = try app.crate("play-url", server.url("/list.pls").absoluteString, env: daemon.env)
+            // A saved station whose URL is the radio's playlist (.pls): resolved to its stream.
+            #expect(try app.crate("stations", "add", "Loopback Radio", server.url("/list.pls").absoluteString, env: daemon.env).status == 0)
+            let played = try app.crate("stations", "play", "loopback", env: daemon.env)
             #expect(played.status == 0, "\(played.stderr)")
             try waitUntil("both titles as events", seconds: 60) {
                 let text = DaemonFirstTests.text(events)
@@ -71,6 +73,9 @@ extension AppSuites {
             let size = (try? FileManager.default.attributesOfItem(atPath: app.environment["CRATE_OUTPUTS_WAV_PATH"] ?? "")[.size] as? Int) ?? 0
             #expect(size > 44100 * 4, "\(size) bytes written")
             #expect(try server.stats()["radio"] ?? 0 >= 1)
+            // Played: in history and Home, as the station.
+            let home = try app.crate("home", "--json", env: daemon.env)
+            #expect(home.stdout.contains("\"kind\" : \"station\"") && home.stdout.contains("Loopback Radio"), "\(home.stdout)")
         }
     }
 }

@@ -30,6 +30,7 @@ import Testing
             switch item.kind {
             case .album: "album:\(item.album?.title ?? "?")"
             case .playlist: "playlist:\(item.playlist?.name ?? "?")"
+            case .station: "station:\(item.station?.name ?? "?")"
             }
         }
     }

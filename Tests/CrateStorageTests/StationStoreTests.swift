@@ -61,4 +61,19 @@ import Testing
         // Playing the same URL ad hoc reuses the station's track.
         #expect(try store.streamTrack(url: try url("https://kexp.example/live"), title: "KEXP") == station.trackID)
     }
+
+    /// A played station is in history and among the recent items (as a station, not as the hidden album); stream
+    /// plays do not make "Internet radio" a top artist; a removed station leaves the recents.
+    @Test func aPlayedStationIsInHistoryAndHome() throws {
+        let station = try store.addStation(name: "Radio Swiss Jazz", url: try url("http://stream.example/rsj"), artworkURL: nil)
+        let adHoc = try store.streamTrack(url: try url("http://stream.example/once"), title: "http://stream.example/once")
+        try store.recordPlay(trackID: station.trackID, at: Date(timeIntervalSince1970: 1_000))
+        try store.recordPlay(trackID: adHoc, at: Date(timeIntervalSince1970: 2_000))
+        let home = try store.home(now: Date(timeIntervalSince1970: 3_000))
+        #expect(home.recentItems.map(\.kind) == [.station] && home.recentItems.first?.station?.name == "Radio Swiss Jazz")
+        #expect(home.recentPlays.map(\.track.id) == [adHoc, station.trackID])
+        #expect(home.topArtists.isEmpty)
+        try store.removeStation(id: station.id)
+        #expect(try store.home(now: Date(timeIntervalSince1970: 3_000)).recentItems.isEmpty)
+    }
 }
