@@ -61,9 +61,12 @@ stop_pid() {
     wait "$pid" 2>/dev/null || true
 }
 
-# write_mpd_config DIR MUSIC PORT [EXTRA]: an MPD config in DIR for MUSIC on 127.0.0.1:PORT — no zeroconf, no
-# database watching, no network input, a null output; EXTRA lines (settings) go before the blocks.
+# write_mpd_config DIR MUSIC PORT [EXTRA] [network]: an MPD config in DIR for MUSIC on 127.0.0.1:PORT — no
+# zeroconf, no database watching, a null output, and no network input unless the fifth argument is "network";
+# EXTRA lines (settings) go before the blocks.
 write_mpd_config() {
+    local curl=$'input {\n    plugin "curl"\n    enabled "no"\n}'
+    [[ "${5:-}" != network ]] || curl=""
     mkdir -p "$1/playlists"
     cat >"$1/mpd.conf" <<CONF
 music_directory        "$2"
@@ -76,10 +79,7 @@ port                   "$3"
 zeroconf_enabled       "no"
 auto_update            "no"
 ${4:-}
-input {
-    plugin "curl"
-    enabled "no"
-}
+$curl
 audio_output {
     type  "null"
     name  "null"
@@ -161,3 +161,93 @@ search_collection() {
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 p95() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(NR * 0.95); if (i < NR * 0.95) i++; printf "%.1f", v[i] }'; }
 us_to_ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
+
+# --- crated, for the benchmarks that run the daemon (player.sh, streams.sh) ----------------------------
+# They set BIN, WORK, API, CRATED_PORT and CRATE_ENV (VAR=value for crated) before calling these.
+http_get_crated() {   # the Host carries the port: crated answers only to its own address (421 otherwise)
+    tcp_request "$CRATED_PORT" "GET $1 HTTP/1.1"$'\r\n'"Host: 127.0.0.1:$CRATED_PORT"$'\r\n'"Connection: close"$'\r\n\r\n'
+}
+# start_crated [VAR=value ...]: starts crated with CRATE_ENV plus those and waits until it answers.
+start_crated() {
+    env "${CRATE_ENV[@]}" "$@" "$BIN/crated" >>"$WORK/crated.log" 2>&1 &
+    CRATED_PID=$!
+    for ((i = 0; i < 6000; i++)); do
+        if http_get_crated /api/v1/health && [[ "$REPLY_TEXT" == "HTTP/1.1 200"* ]]; then return 0; fi
+        kill -0 "$CRATED_PID" 2>/dev/null || break
+        pause_ms 5
+    done
+    die "crated did not start; its log:"$'\n'"$(tail -20 "$WORK/crated.log")"
+}
+stop_crated() { stop_pid "$CRATED_PID"; CRATED_PID=""; }
+crate_post() { curl -sS -f -X POST -H 'Content-Type: application/json' -d "$2" "$API/$1"; }
+# crated's status says a play command reached the output: state playing and elapsed > 0. The elapsed time is
+# the engine's count of frames written to the output, so > 0 means the first chunk (4096 frames) was written.
+crate_started() {
+    local state='"state" *: *"playing"' elapsed='"elapsed" *: *([0-9.eE+-]+)' zero='^0*(\.0*)?$'
+    [[ "$1" =~ $state ]] || return 1
+    [[ "$1" =~ $elapsed ]] || return 1
+    [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
+}
+# The same for MPD's `status`.
+mpd_started() {
+    local state='state: play' elapsed='elapsed: ([0-9.]+)' zero='^0*(\.0*)?$'
+    [[ "$1" =~ $state ]] || return 1
+    [[ "$1" =~ $elapsed ]] || return 1
+    [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
+}
+# rss PID: "VmRSS VmHWM" in MiB.
+rss() { awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"; }
+
+# build_release_daemon: builds crated, crate and crate-bench (release, static Swift runtime) unless BUILD=0,
+# and sets BIN to where they are.
+build_release_daemon() {
+    if ((BUILD)); then
+        for product in crated crate crate-bench; do
+            log "building $product (release)"
+            swift build -c release --static-swift-stdlib --product "$product" >&2
+        done
+    fi
+    BIN="$(swift build -c release --show-bin-path)"
+    for exe in crated crate crate-bench; do
+        [[ -x "$BIN/$exe" ]] || die "no $BIN/$exe: build it with 'swift build -c release --product $exe'"
+    done
+}
+
+# crate_play_latency PATH BODY: POSTs BODY to PATH (a play command); sets LAT_US to the microseconds from just
+# before the command to the status poll that first shows a sample written (polls every 5 ms, at most 15 s).
+crate_play_latency() {
+    local t0 reply deadline
+    now_us; t0=$NOW_US
+    reply="$(crate_post "$1" "$2")"
+    now_us
+    deadline=$((t0 + 15000000))
+    until crate_started "$reply"; do
+        ((NOW_US < deadline)) || die "crated did not start playing ($1 $2) within 15 s; last status: $reply"
+        pause_ms 5
+        http_get_crated /api/v1/player || true
+        now_us
+        reply="$REPLY_TEXT"
+    done
+    LAT_US=$((NOW_US - t0))
+}
+
+# mpd_play_latency URI: a fresh queue holding URI, then `play`; sets LAT_US from just before `mpc play` to the
+# protocol `status` that first shows elapsed > 0 (what `mpc status` reads; mpc shows whole seconds only); stops.
+mpd_play_latency() {
+    local t0 deadline
+    mpcc -q stop
+    mpcc -q clear
+    mpcc -q add "$1"
+    now_us; t0=$NOW_US
+    mpcc -q play
+    deadline=$((t0 + 15000000))
+    while true; do
+        mpd_request status || true
+        now_us
+        mpd_started "$REPLY_TEXT" && break
+        ((NOW_US < deadline)) || die "MPD did not start playing $1 within 15 s; last status: $REPLY_TEXT"
+        pause_ms 5
+    done
+    LAT_US=$((NOW_US - t0))
+    mpcc -q stop
+}

@@ -66,16 +66,7 @@ else
 fi
 
 # --- Build -----------------------------------------------------------------------------------------
-if ((BUILD)); then
-    for product in crated crate crate-bench; do
-        log "building $product (release)"
-        swift build -c release --static-swift-stdlib --product "$product" >&2
-    done
-fi
-BIN="$(swift build -c release --show-bin-path)"
-for exe in crated crate crate-bench; do
-    [[ -x "$BIN/$exe" ]] || die "no $BIN/$exe: build it with 'swift build -c release --product $exe'"
-done
+build_release_daemon
 
 # --- Temporary folder, processes, cleanup ----------------------------------------------------------
 # A short path: unix socket paths are limited to 108 bytes.
@@ -155,50 +146,10 @@ API="http://127.0.0.1:$CRATED_PORT/api/v1"
 CRATE_ENV=(CRATE_DATA_DIRECTORY="$WORK/data" CRATE_HTTP_ADDRESS="127.0.0.1:$CRATED_PORT"
            XDG_CONFIG_HOME="$WORK/config" PULSE_SERVER="$PULSE_SERVER")
 
-http_get_crated() {
-    tcp_request "$CRATED_PORT" "GET $1 HTTP/1.1"$'\r\n'"Host: 127.0.0.1"$'\r\n'"Connection: close"$'\r\n\r\n'
-}
-
-# start_crated OUTPUT: starts crated with that output plugin and waits until it answers.
-start_crated() {
-    env "${CRATE_ENV[@]}" CRATE_OUTPUT_PLUGIN="$1" "$BIN/crated" >>"$WORK/crated.log" 2>&1 &
-    CRATED_PID=$!
-    for ((i = 0; i < 6000; i++)); do
-        if http_get_crated /api/v1/health && [[ "$REPLY_TEXT" == "HTTP/1.1 200"* ]]; then return 0; fi
-        kill -0 "$CRATED_PID" 2>/dev/null || break
-        pause_ms 5
-    done
-    die "crated did not start; its log:"$'\n'"$(tail -20 "$WORK/crated.log")"
-}
-stop_crated() { stop_pid "$CRATED_PID"; CRATED_PID=""; }
-crate_post() { curl -sS -f -X POST -H 'Content-Type: application/json' -d "$2" "$API/$1"; }
-
-# crated's status says the play command reached the output: state playing and elapsed > 0. The
-# elapsed time is the engine's count of frames written to the output, so > 0 means the first chunk
-# (4096 frames) has been written.
-crate_started() {
-    local state='"state" *: *"playing"' elapsed='"elapsed" *: *([0-9.eE+-]+)' zero='^0*(\.0*)?$'
-    [[ "$1" =~ $state ]] || return 1
-    [[ "$1" =~ $elapsed ]] || return 1
-    [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
-}
-
 # crate_latency_run: one play-album command; sets LAT_US to the microseconds from just before curl
 # starts to the status poll that first shows playing with elapsed > 0 (polls every 5 ms).
 crate_latency_run() {
-    local t0 reply deadline
-    now_us; t0=$NOW_US
-    reply="$(crate_post queue/play-album '{"albumID":1}')"
-    now_us
-    deadline=$((t0 + 10000000))
-    until crate_started "$reply"; do
-        ((NOW_US < deadline)) || die "crated did not start playing within 10 s; last status: $reply"
-        pause_ms 5
-        http_get_crated /api/v1/player || true
-        now_us
-        reply="$REPLY_TEXT"
-    done
-    LAT_US=$((NOW_US - t0))
+    crate_play_latency queue/play-album '{"albumID":1}'
     crate_post player/stop '' >/dev/null
     sleep "$GAP"
 }
@@ -208,7 +159,7 @@ declare -A LAT_MEDIAN LAT_P95 RSS
 crate_latency() {
     local output="$1" runs=""
     [[ "$output" != pulse20 ]] || start_recorder
-    start_crated "${output%20}"
+    start_crated CRATE_OUTPUT_PLUGIN="${output%20}"
     log "crated, output $output: $RUNS play-album commands (+1 warm-up)"
     crate_latency_run
     for ((run = 1; run <= RUNS; run++)); do
@@ -222,11 +173,8 @@ crate_latency() {
     stop_recorder
 }
 
-# rss PID: "VmRSS VmHWM" in MiB.
-rss() { awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"; }
-
 log "importing the library with crate import"
-start_crated null
+start_crated CRATE_OUTPUT_PLUGIN=null
 env "${CRATE_ENV[@]}" "$BIN/crate" import "$MUSIC" >&2
 albums="$(curl -sS -f "$API/albums")"
 [[ "$albums" == *'"Bench Album"'* ]] || die "the imported library has no Bench Album: $albums"
@@ -240,7 +188,7 @@ LOAD_LATENCY="$(machine_load)"
 for output in null wav pulse pulse20; do crate_latency "$output"; done
 
 log "crated memory: idle, then after 5 s of playing through pulse"
-start_crated pulse
+start_crated CRATE_OUTPUT_PLUGIN=pulse
 sleep 2
 RSS[crate-idle]="$(rss "$CRATED_PID")"
 crate_post queue/play-album '{"albumID":1}' >/dev/null
@@ -268,32 +216,10 @@ start_mpd() {
     return 1
 }
 
-mpd_started() {
-    local state='state: play' elapsed='elapsed: ([0-9.]+)' zero='^0*(\.0*)?$'
-    [[ "$1" =~ $state ]] || return 1
-    [[ "$1" =~ $elapsed ]] || return 1
-    [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
-}
-
 # mpd_latency_run: `mpc play` after `mpc add` of the first track; LAT_US as for crated, polling the
 # protocol's `status` (what `mpc status` reads; mpc itself shows elapsed in whole seconds only).
 mpd_latency_run() {
-    local t0 deadline
-    mpcc -q stop
-    mpcc -q clear
-    mpcc -q add "$MPD_URI"
-    now_us; t0=$NOW_US
-    mpcc -q play
-    deadline=$((t0 + 10000000))
-    while true; do
-        mpd_request status || true
-        now_us
-        mpd_started "$REPLY_TEXT" && break
-        ((NOW_US < deadline)) || die "MPD did not start playing within 10 s; last status: $REPLY_TEXT"
-        pause_ms 5
-    done
-    LAT_US=$((NOW_US - t0))
-    mpcc -q stop
+    mpd_play_latency "$MPD_URI"
     sleep "$GAP"
 }
 
@@ -422,7 +348,7 @@ restart_timed() {
     local kind="$1" t0
     now_us; t0=$NOW_US
     if [[ "$kind" == crate ]]; then
-        start_crated null
+        start_crated CRATE_OUTPUT_PLUGIN=null
         until crate_queue_total; do pause_ms 5; done
     else
         start_mpd || die "MPD did not restart"
@@ -441,7 +367,7 @@ for ((run = 1; run <= 20; run++)); do
 done
 
 log "queue through crated (curl), $QUEUE_RUNS runs"
-start_crated null
+start_crated CRATE_OUTPUT_PLUGIN=null
 for ((run = 1; run <= QUEUE_RUNS; run++)); do
     crate_delete queue >/dev/null
     timed crate:add_all crate_add_all

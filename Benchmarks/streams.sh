@@ -55,16 +55,7 @@ fi
 
 # --- Files, builds --------------------------------------------------------------------------------
 CACHE="$(bash Benchmarks/decode.sh --files-only)"
-if ((BUILD)); then
-    for product in crated crate crate-bench; do
-        log "building $product (release)"
-        swift build -c release --static-swift-stdlib --product "$product" >&2
-    done
-fi
-BIN="$(swift build -c release --show-bin-path)"
-for exe in crated crate crate-bench; do
-    [[ -x "$BIN/$exe" ]] || die "no $BIN/$exe: build it with 'swift build -c release --product $exe'"
-done
+build_release_daemon
 if [[ -n "$BEFORE_COMMIT" ]]; then
     tree="$ROOT/.build/bench-before"
     [[ -d "$tree" ]] || git worktree add --detach "$tree" "$BEFORE_COMMIT" >&2
@@ -137,52 +128,13 @@ CRATED_PORT="$(free_port)"
 API="http://127.0.0.1:$CRATED_PORT/api/v1"
 CRATE_ENV=(CRATE_DATA_DIRECTORY="$WORK/data" CRATE_HTTP_ADDRESS="127.0.0.1:$CRATED_PORT"
            XDG_CONFIG_HOME="$WORK/config" CRATE_OUTPUT_PLUGIN=null)
-http_get_crated() {
-    tcp_request "$CRATED_PORT" "GET $1 HTTP/1.1"$'\r\n'"Host: 127.0.0.1"$'\r\n'"Connection: close"$'\r\n\r\n'
-}
-crate_post() { curl -sS -f -X POST -H 'Content-Type: application/json' -d "$2" "$API/$1"; }
-start_crated() {
-    env "${CRATE_ENV[@]}" "$BIN/crated" >>"$WORK/crated.log" 2>&1 &
-    CRATED_PID=$!
-    for ((i = 0; i < 6000; i++)); do
-        if http_get_crated /api/v1/health && [[ "$REPLY_TEXT" == "HTTP/1.1 200"* ]]; then return 0; fi
-        kill -0 "$CRATED_PID" 2>/dev/null || break
-        pause_ms 5
-    done
-    die "crated did not start; its log:"$'\n'"$(tail -20 "$WORK/crated.log")"
-}
-# Playing with elapsed > 0: the engine has written its first chunk to the output.
-crate_started() {
-    local state='"state" *: *"playing"' elapsed='"elapsed" *: *([0-9.eE+-]+)' zero='^0*(\.0*)?$'
-    [[ "$1" =~ $state ]] || return 1
-    [[ "$1" =~ $elapsed ]] || return 1
-    [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
-}
-rss() { awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"; }
-
-# crate_play_url URL: LAT_US from just before the command to the first status showing a sample written.
-crate_play_url() {
-    local t0 reply deadline
-    now_us; t0=$NOW_US
-    reply="$(crate_post queue/play-url "{\"url\": \"$1\"}")"
-    now_us
-    deadline=$((t0 + 15000000))
-    until crate_started "$reply"; do
-        ((NOW_US < deadline)) || die "crated did not start playing $1 within 15 s; last status: $reply"
-        pause_ms 5
-        http_get_crated /api/v1/player || true
-        now_us
-        reply="$REPLY_TEXT"
-    done
-    LAT_US=$((NOW_US - t0))
-}
 
 LOAD_LATENCY="$(machine_load)"
 start_crated
 runs=""
 log "crated: $LAT_RUNS play-url commands of $BASE/radio.mp3 (+1 warm-up)"
 for ((run = 0; run <= LAT_RUNS; run++)); do
-    crate_play_url "$BASE/radio.mp3"
+    crate_play_latency queue/play-url "{\"url\": \"$BASE/radio.mp3\"}"
     ((run == 0)) || runs+=" $(us_to_ms "$LAT_US")"
     crate_post player/stop '' >/dev/null
     sleep 0.3
@@ -207,53 +159,22 @@ done
 crate_post player/stop '' >/dev/null
 sleep 1
 RSS[stopped]="$(rss "$CRATED_PID")"
-stop_pid "$CRATED_PID"; CRATED_PID=""
+stop_crated
 
 # --- MPD, the same URL -----------------------------------------------------------------------------
 if ((USE_MPD)); then
     MPD_PORT="$(free_port)"
     MPD_DIR="$WORK/mpd"
-    mkdir -p "$MPD_DIR/playlists" "$MPD_DIR/music"
-    cat >"$MPD_DIR/mpd.conf" <<EOF
-music_directory    "$MPD_DIR/music"
-playlist_directory "$MPD_DIR/playlists"
-db_file            "$MPD_DIR/database"
-state_file         "$MPD_DIR/state"
-log_file           "$MPD_DIR/mpd.log"
-bind_to_address    "127.0.0.1"
-port               "$MPD_PORT"
-zeroconf_enabled   "no"
-audio_output {
-    type "null"
-    name "null"
-}
-EOF
+    mkdir -p "$MPD_DIR/music"
+    write_mpd_config "$MPD_DIR" "$MPD_DIR/music" "$MPD_PORT" "" network
     mpd --no-daemon "$MPD_DIR/mpd.conf" >>"$MPD_DIR/stderr.log" 2>&1 &
     MPD_PID=$!
     for ((i = 0; i < 2000; i++)); do mpd_request status && [[ "$REPLY_TEXT" == "OK MPD"* ]] && break; pause_ms 5; done
-    mpd_started() {
-        local state='state: play' elapsed='elapsed: ([0-9.]+)' zero='^0*(\.0*)?$'
-        [[ "$1" =~ $state ]] || return 1
-        [[ "$1" =~ $elapsed ]] || return 1
-        [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
-    }
     runs=""
     log "MPD: $LAT_RUNS plays of the same URL (+1 warm-up)"
     for ((run = 0; run <= LAT_RUNS; run++)); do
-        mpcc -q stop; mpcc -q clear
-        now_us; t0=$NOW_US
-        mpcc -q add "$BASE/radio.mp3"
-        mpcc -q play
-        deadline=$((t0 + 15000000))
-        while true; do
-            mpd_request status || true
-            now_us
-            mpd_started "$REPLY_TEXT" && break
-            ((NOW_US < deadline)) || die "MPD did not start playing within 15 s; last status: $REPLY_TEXT"
-            pause_ms 5
-        done
-        ((run == 0)) || runs+=" $(us_to_ms $((NOW_US - t0)))"
-        mpcc -q stop
+        mpd_play_latency "$BASE/radio.mp3"
+        ((run == 0)) || runs+=" $(us_to_ms "$LAT_US")"
         sleep 0.3
     done
     LAT_MEDIAN[mpd]="$(median "$runs")"
@@ -268,7 +189,7 @@ EOF
         RSS[mpd$i]="$(rss "$MPD_PID")"
     done
     mpcc -q stop
-    stop_pid "$MPD_PID"; MPD_PID=""
+    stop_mpd
 fi
 LOAD_AFTER="$(machine_load)"
 
@@ -299,8 +220,8 @@ echo
 echo "## Stream start latency: play command to the first sample written (null outputs, ms, $LAT_RUNS runs)"
 echo
 echo "Both play $BASE/radio.mp3 (an endless MP3 stream with ICY metadata every 8,192 bytes) from the same server."
-echo "crated: \`POST /api/v1/queue/play-url\` until its status shows elapsed > 0; MPD: \`mpc add URL; mpc play\` until"
-echo "\`status\` shows elapsed > 0."
+echo "crated: \`POST /api/v1/queue/play-url\` (queue and play in one command) until its status shows elapsed > 0;"
+echo "MPD: \`mpc play\` after \`mpc add URL\` (which does not open the stream) until \`status\` shows elapsed > 0."
 echo
 echo "| player | median ms | p95 ms | ratio (MPD / Crate median) |"
 echo "|---|---:|---:|---:|"

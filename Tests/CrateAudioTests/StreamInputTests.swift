@@ -72,6 +72,15 @@ import WAVFileOutput
         #expect(DecoderChecks.firstMismatch(tail, Array(local[(target * channels)...]), tolerance: name == "file.opus" ? 0.02 : 0) == nil)
     }
 
+    /// A stream in a codec no decoder reads (AAC, until the FFmpeg plugin) says what it is and that nothing reads it.
+    @Test func anUnsupportedCodecSaysWhichType() throws {
+        let server = try RadioServer()
+        _ = try Fixture.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+                                       "-c:a", "aac", server.folder.appendingPathComponent("file.aac").path])
+        let error = #expect(throws: DecodeError.self) { try decoders.open(stream: try HTTPByteStream(url: server.url("/file.aac"))) }
+        #expect(error?.reason.contains("no decoder recognises this data (type audio/aac") == true, "\(String(describing: error))")
+    }
+
     /// Internet radio through the engine: a live MP3 stream (no length, not seekable) plays, its samples are the
     /// stream's, and the ICY titles arrive as events in the order they were sent.
     @Test func radioPlaysThroughTheEngineWithItsTitles() async throws {

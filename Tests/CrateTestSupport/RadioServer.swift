@@ -8,8 +8,12 @@ public final class RadioServer {
     public let folder: URL
     private let process: ChildProcess
 
-    public init() throws {
+    public let scheme: String
+
+    /// `tls` serves HTTPS with a self-signed certificate made by openssl, which a client must refuse.
+    public init(tls: Bool = false) throws {
         folder = try Fixture.temporaryDirectory("crate-radio")
+        scheme = tls ? "https" : "http"
         let frames = 441_000
         for codec in [Fixture.Codec.mp3, .vorbis, .opus, .flac, .wav] {
             let name = codec == .vorbis ? "file.ogg" : codec == .opus ? "file.opus" : "file.\(codec.suffix)"
@@ -19,7 +23,14 @@ public final class RadioServer {
             .appendingPathComponent("URLStreamSourceTests/radio_server.py")
         let log = folder.appendingPathComponent("server.log")
         // ChildProcess, not Foundation's Process: that hands the child the test thread's blocked SIGTERM.
-        process = try ChildProcess(["python3", script.path, folder.path], output: log)
+        var arguments = ["python3", script.path, folder.path]
+        if tls {
+            let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+            _ = try Fixture.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                                            "-days", "1", "-subj", "/CN=127.0.0.1"])
+            arguments += [cert, key]
+        }
+        process = try ChildProcess(arguments, output: log)
         // The first line is the port: the server prints it before serving.
         var port: Int?
         let deadline = Date().addingTimeInterval(20)
@@ -43,7 +54,7 @@ public final class RadioServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)") ?? URL(fileURLWithPath: "/") }
+    public func url(_ path: String) -> URL { URL(string: "\(scheme)://127.0.0.1:\(port)\(path)") ?? URL(fileURLWithPath: "/") }
 
     public func file(_ name: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(name)) }
 

@@ -63,6 +63,13 @@ import Testing
         #expect(refused?.description.contains("cannot open") == true)
     }
 
+    /// A server whose certificate cannot be trusted (self-signed) is refused, and the message says why.
+    @Test func aTLSFailureSaysSo() throws {
+        let secure = try RadioServer(tls: true)
+        let error = #expect(throws: ByteStreamError.self) { try HTTPByteStream(url: secure.url("/file.mp3")) }
+        #expect(error?.description.contains("certificate") == true, "\(String(describing: error))")
+    }
+
     @Test func aLiveStreamThatDropsIsReconnected() throws {
         var config = URLStreamConfig()
         config.reconnectDelay = 0.05

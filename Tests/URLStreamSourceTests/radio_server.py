@@ -1,6 +1,6 @@
 """A loopback web server for the URLStream tests: plain files (with ranges), an ICY radio stream with title changes,
 a live stream that drops, redirects, errors, an HTML page and radio playlists. Usage: radio_server.py DIR; prints
-its port on the first line. Files in DIR: file.mp3, file.ogg, file.opus, file.flac, file.wav (made by the tests)."""
+its port on the first line. With CERT and KEY after DIR it speaks HTTPS (a TLS failure test). Files in DIR: file.mp3, file.ogg, file.opus, file.flac, file.wav (made by the tests)."""
 import http.server
 import json
 import os
@@ -41,7 +41,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path.split("?")[0]
-        types = {".mp3": "audio/mpeg", ".ogg": "audio/ogg", ".opus": "audio/ogg", ".flac": "audio/flac", ".wav": "audio/wav"}
+        types = {".mp3": "audio/mpeg", ".ogg": "audio/ogg", ".opus": "audio/ogg", ".flac": "audio/flac", ".wav": "audio/wav", ".aac": "audio/aac"}
         base = f"http://127.0.0.1:{self.server.server_port}"
         if path.startswith("/file."):
             body = data(path[1:])
@@ -108,5 +108,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+if len(sys.argv) > 3:
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_port, flush=True)
 server.serve_forever()
