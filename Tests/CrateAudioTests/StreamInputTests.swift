@@ -72,6 +72,22 @@ import WAVFileOutput
         #expect(DecoderChecks.firstMismatch(tail, Array(local[(target * channels)...]), tolerance: name == "file.opus" ? 0.02 : 0) == nil)
     }
 
+    /// Each codec played from the web server through the engine into the WAV file output, as the daemon plays a
+    /// URL: the output holds exactly the samples of the same file decoded from disk.
+    @Test(arguments: ["file.mp3", "file.ogg", "file.opus", "file.flac", "file.wav"])
+    func everyCodecPlaysOverHTTPThroughTheEngine(_ name: String) async throws {
+        let server = try RadioServer()
+        let local = try DecoderChecks.decodeAll(try decoders.open(server.folder.appendingPathComponent(name)))
+        let out = dir.appendingPathComponent("\(name).out.wav")
+        let plugin = WAVFileOutputPlugin(path: out)
+        let engine = PlaybackEngine(decoders: decoders, inputs: InputRegistry([HTTPInputProvider()])) { try plugin.makeOutput() }
+        let events = await EngineDriver(engine, files: [server.url("/\(name)")]).playAll()
+        engine.shutdown()
+        #expect(events.contains { if case .finished = $0 { true } else { false } }, "\(events)")
+        let played = try DecoderChecks.decodeAll(try decoders.open(out))
+        #expect(played.count == local.count && DecoderChecks.firstMismatch(played, local) == nil)
+    }
+
     /// A stream in a codec no decoder reads (AAC, until the FFmpeg plugin) says what it is and that nothing reads it.
     @Test func anUnsupportedCodecSaysWhichType() throws {
         let server = try RadioServer()
