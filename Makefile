@@ -1,6 +1,7 @@
 # Crate: two commands on a fresh Debian/Ubuntu machine with the Swift toolchain.
 #   make run   installs what is missing, builds release, makes a demo library if the library is empty,
-#              starts crated in the foreground and plays the first album through it (Ctrl-C stops the daemon)
+#              starts crated in the foreground, plays the first album through it and prints the web page's
+#              address (Ctrl-C stops the daemon)
 #   make test  installs what is missing (the browser included) and runs every test
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -29,7 +30,8 @@ run: build
 	  echo "The library is empty: generating a demo library in $$demo"; \
 	  scripts/make-demo-library.sh "$$demo" && $(CRATE) import "$$demo"; \
 	fi
-	$(CRATE) wall    # the landing view: the Crate Wall
+	$(CRATE) wall    # the landing view: the Crate Wall, in the terminal
+	@echo "Crate's web page (the album wall): http://$$($(CRATE) config --get http.address)/"
 	@album="$$($(CRATE) albums --ids | head -n 1)"; \
 	if $(CRATE) status >/dev/null 2>&1; then \
 	  $(CRATE) play-album "$$album"; \

@@ -50,6 +50,7 @@ let package = Package(
         system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
         system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
         system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         .target(name: "CImageShim", path: "Plugins/System/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Core modules.
@@ -99,10 +100,10 @@ let package = Package(
             "CrateCore", "CratePlugins", "CrateClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
-            "CrateCore", "CratePlugins", .product(name: "Hummingbird", package: "hummingbird"),
+            "CrateCore", "CratePlugins", "CZlib", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Apps/crated", swiftSettings: strict),
+        ], path: "Apps/crated", resources: [.copy("Web")], swiftSettings: strict),
 
         // Benchmarks: run by Benchmarks/run.sh next to the reference tools.
         .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CratePlugins", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput"], path: "Benchmarks/CrateBench",

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/browser-venv
-want="playwright==1.65.2 pytest==9.0.3"
+want="playwright==1.65.2 pytest==9.0.3 axe-playwright-python==0.1.8"
 stamp="$venv/.crate-$(echo "$want" | tr ' =' '_-')"
 [ -f "$stamp" ] && exit 0
 python3 -m venv "$venv"

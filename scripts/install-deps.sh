@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh test   -> build + play + the tools the tests drive
 set -euo pipefail
 
-run_pkgs=(libsqlite3-dev libcurl4-openssl-dev libopus-dev libopusfile-dev libvorbis-dev
+run_pkgs=(libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libopus-dev libopusfile-dev libvorbis-dev
           libpulse-dev libmpg123-dev libflac-dev libjpeg62-turbo-dev libpng-dev pkg-config pulseaudio pulseaudio-utils sox ffmpeg)
 test_pkgs=(libsox-fmt-all chromium openssl python3 curl)
 

@@ -5,13 +5,15 @@ public import Hummingbird
 
 /// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.
 enum APIRouter {
-    static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs, feeds: FeedService) -> Router<BasicRequestContext> {
+    static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs, feeds: FeedService,
+                     web: WebAssets) -> Router<BasicRequestContext> {
         let started = Date()
         let router = Router()
         // The door first: requests it refuses reach no handler (and do no work).
         router.add(middleware: RequestGuard(policy: AccessPolicy(settings: runtime.settings), logger: runtime.logger))
         router.add(middleware: JSONErrorMiddleware())
         SessionRoutes.add(to: router, settings: runtime.settings.http)
+        WebRoutes.add(to: router, assets: web)
         let api = router.group("api/v1")
         api.get("health") { _, _ in
             Health(status: "ok", version: CrateVersion.string, uptimeSeconds: Date().timeIntervalSince(started),

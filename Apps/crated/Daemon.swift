@@ -64,8 +64,14 @@ struct Crated: AsyncParsableCommand {
         }
         let http = runtime.settings.http
         if http.token != nil { logger.info("http: a token is required for every request") }
+        let web = WebAssets.load()
+        if let problem = web.problem {
+            logger.warning("web page: \(problem)")
+        } else {
+            logger.info("web page: http://\(runtime.settings.httpHost):\(runtime.settings.httpPort)/")
+        }
         let app = Application(
-            router: APIRouter.make(runtime: runtime, player: player, jobs: jobs, feeds: feeds),
+            router: APIRouter.make(runtime: runtime, player: player, jobs: jobs, feeds: feeds, web: web),
             // A connection without a complete request for idle_timeout seconds is closed (slow and idle clients).
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(http.idleTimeoutSeconds)))),
             configuration: .init(address: .hostname(runtime.settings.httpHost, port: runtime.settings.httpPort),

@@ -121,6 +121,38 @@ def crate_home():
             crate.stop()
 
 
+class PulseServer:
+    """A private PulseAudio server with a null sink: a real output that keeps time (toolchain.md §3)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.address = f"unix:{folder}/native"
+        self.process = subprocess.Popen(
+            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--enable-memfd=no",
+             "--use-pid-file=no", f"--log-target=file:{folder}/pulse.log",
+             "-L", f"module-native-protocol-unix socket={folder}/native auth-anonymous=1",
+             "-L", "module-null-sink sink_name=browser_sink rate=44100 channels=2"],
+            env=dict(os.environ, PULSE_RUNTIME_PATH=str(folder), PULSE_STATE_PATH=str(folder)),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until("the private PulseAudio server", lambda: subprocess.run(
+            ["pactl", "info"], env=dict(os.environ, PULSE_SERVER=self.address), capture_output=True).returncode == 0, seconds=30)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture(scope="module")
+def pulse():
+    folder = Path(tempfile.mkdtemp(prefix="crate-pa-", dir="/tmp"))
+    server = PulseServer(folder)
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as p:
@@ -134,7 +166,12 @@ def page(browser, request):
     context = browser.new_context()
     pg = context.new_page()
     pg.console_errors = []
+    pg.failed_requests = []
     pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
+    pg.on("requestfailed", lambda r: pg.failed_requests.append(f"{r.method} {r.url}: {r.failure}")
+          if "/api/v1/events" not in r.url else None)
+    pg.on("response", lambda r: pg.failed_requests.append(f"{r.request.method} {r.url}: {r.status}") if r.status >= 400 else None)
     yield pg
     failed = getattr(request.node, "rep_call", None)
     if failed is not None and failed.failed:

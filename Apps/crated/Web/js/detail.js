@@ -1,0 +1,123 @@
+// The album detail (ADR-117): large art over a blurred, dimmed copy of itself; facts; the tracklist with the
+// now-playing marker; play, play from a track, play next, add to the end, like and dislike.
+import { artwork, clock, get, say, send } from "./api.js";
+
+export class AlbumDetail {
+  constructor(onDislike) {
+    this.root = document.getElementById("album-view");
+    this.onDislike = onDislike;
+    this.album = null;
+    this.tracks = [];
+    this.nowPlaying = null;
+  }
+
+  async show(id) {
+    const [album, tracks] = await Promise.all([get(`albums/${id}`), get(`albums/${id}/tracks`)]);
+    this.album = album;
+    this.tracks = tracks;
+    this.render();
+  }
+
+  /** Marks the track that plays now (from the footer's status). */
+  mark(trackID) {
+    this.nowPlaying = trackID;
+    for (const row of this.root.querySelectorAll("[data-track]")) {
+      const playing = Number(row.dataset.track) === trackID;
+      row.classList.toggle("playing", playing);
+      if (playing) row.setAttribute("aria-current", "true"); else row.removeAttribute("aria-current");
+    }
+  }
+
+  render() {
+    const a = this.album;
+    const art = artwork(a.artworkHash, 600);
+    const backdrop = el("div", "backdrop");
+    if (art) backdrop.style.backgroundImage = `url("${art}")`;
+    const cover = art ? Object.assign(document.createElement("img"), { src: art, alt: `Cover of ${a.title}`, width: 600, height: 600 })
+      : el("div", "cover blank", a.title);
+    cover.classList.add("cover");
+
+    const heading = el("h1", "title", a.title);
+    heading.id = "album-title";
+    heading.tabIndex = -1;
+    const facts = [a.year, a.genre, `${a.trackCount} tracks`, clock(a.duration)].filter(Boolean).join(" · ");
+    const actions = el("div", "actions");
+    actions.append(
+      button("Play", "primary", () => this.play(1)),
+      button("Play Next", "", () => this.enqueue("next")),
+      button("Add to End", "", () => this.enqueue("end")),
+      button(a.opinion === "favorite" ? "Liked" : "Like", "", () => this.like(), a.opinion === "favorite"),
+      button("Dislike", "", () => this.dislike(), a.opinion === "dislike"),
+    );
+
+    const list = el("ol", "tracks");
+    list.setAttribute("aria-label", "Tracks");
+    this.tracks.forEach((t, i) => {
+      const row = el("li", "track");
+      row.dataset.track = String(t.id);
+      const play = button("", "row", () => this.play(i + 1));
+      play.setAttribute("aria-label", `Play ${t.title}, track ${t.trackNumber ?? i + 1}`);
+      play.append(el("span", "number", String(t.trackNumber ?? i + 1)), el("span", "name", t.title),
+                  el("span", "artist", t.artist !== a.artist ? t.artist : ""), el("span", "time", clock(t.duration)));
+      row.append(play);
+      list.append(row);
+    });
+
+    const back = Object.assign(document.createElement("a"), { href: "#/", className: "back", textContent: "← Wall" });
+    const text = el("div", "text");
+    text.append(heading, el("p", "artist", a.artist), el("p", "facts", facts), actions);
+    const head = el("div", "head");
+    head.append(cover, text);
+    this.root.replaceChildren(backdrop, back, head, list);
+    this.root.setAttribute("aria-labelledby", "album-title");
+    this.mark(this.nowPlaying);
+  }
+
+  async play(from) {
+    try { await send("POST", "queue/play-album", { albumID: this.album.id, from }); } catch (e) { say(e.message); }
+  }
+
+  async enqueue(mode) {
+    try {
+      await send("POST", "queue", { albumID: this.album.id, mode });
+      say(mode === "next" ? `${this.album.title} plays next` : `${this.album.title} added to the end`);
+    } catch (e) { say(e.message); }
+  }
+
+  async like() {
+    try {
+      if (this.album.opinion === "favorite") {
+        await send("DELETE", `favorites/album/${this.album.id}`);
+        this.album.opinion = null;
+      } else {
+        await send("PUT", `favorites/album/${this.album.id}`);
+        this.album.opinion = "favorite";
+        say(`${this.album.title} is a favorite`);
+      }
+      this.render();
+    } catch (e) { say(e.message); }
+  }
+
+  async dislike() {
+    try {
+      await send("PUT", `dislikes/albums/${this.album.id}`);
+      say(`${this.album.title} will not be on the wall`);
+      this.onDislike(this.album.id);
+    } catch (e) { say(e.message); }
+  }
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(text, className, action, pressed) {
+  const b = el("button", className, text);
+  b.type = "button";
+  if (pressed !== undefined) b.setAttribute("aria-pressed", String(pressed));
+  b.addEventListener("click", action);
+  return b;
+}

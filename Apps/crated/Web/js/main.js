@@ -1,0 +1,96 @@
+// Crate's web page: the wall, the album detail and the footer, over the daemon's API and event stream.
+import { get, listen, say, send } from "./api.js";
+import { AlbumDetail } from "./detail.js";
+import { Footer } from "./footer.js";
+import { GenreBar, Wall } from "./wall.js";
+import { Search } from "./search.js";
+
+const wallView = document.getElementById("wall-view");
+const albumView = document.getElementById("album-view");
+const searchView = document.getElementById("search-view");
+
+const wall = new Wall();
+const detail = new AlbumDetail((id) => {
+  wall.remove(id);
+  location.hash = "#/";
+});
+const footer = new Footer((trackID) => detail.mark(trackID));
+const genres = new GenreBar((feed) => { showOnly(wallView); wall.show(feed).catch((e) => say(e.message)); });
+const search = new Search(searchView, (hash) => { location.hash = hash; });
+let wallScroll = 0;
+
+function showOnly(view) {
+  for (const v of [wallView, albumView, searchView]) v.hidden = v !== view;
+}
+
+async function route() {
+  const match = location.hash.match(/^#\/album\/(\d+)/);
+  if (match) {
+    if (!wallView.hidden) wallScroll = scrollY;
+    try {
+      await detail.show(match[1]);
+      showOnly(albumView);
+      scrollTo(0, 0);
+      document.getElementById("album-title")?.focus({ preventScroll: true });
+    } catch (e) { say(e.message); }
+    return;
+  }
+  if (location.hash.startsWith("#/search")) {
+    showOnly(searchView);
+    return;
+  }
+  showOnly(wallView);
+  // Back from a detail: the wall is where it was left.
+  scrollTo(0, wallScroll);
+}
+
+// The dial (five positions) changes the wall; the daemon regenerates it and says so with a feeds event.
+const dial = document.getElementById("dial");
+const dialTitle = document.getElementById("dial-title");
+let positions = [];
+function paintDial(info) {
+  positions = info.positions;
+  dial.value = String(info.index);
+  dialTitle.textContent = info.title;
+  dial.setAttribute("aria-valuetext", info.title);
+}
+dial.addEventListener("change", async () => {
+  try { paintDial(await send("PUT", "dial", { dial: positions[Number(dial.value)] ?? dial.value })); } catch (e) { say(e.message); }
+});
+
+// Keyboard: space play/pause, ←/→ seek 10 s, shift+←/→ previous/next, / search, Esc back.
+document.addEventListener("keydown", (event) => {
+  const typing = event.target.closest?.("input, textarea, select, [contenteditable]") && event.target.type !== "range";
+  if (event.key === "/" && !typing) {
+    event.preventDefault();
+    document.getElementById("search").focus();
+    return;
+  }
+  if (event.key === "Escape") {
+    if (typing) event.target.blur();
+    if (location.hash && location.hash !== "#/") history.back();
+    return;
+  }
+  if (typing || event.target.type === "range" || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key === " " && !event.target.closest("button, a")) {
+    event.preventDefault();
+    footer.command("POST", "player/toggle");
+  } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    event.preventDefault();
+    const forward = event.key === "ArrowRight";
+    if (event.shiftKey) footer.command("POST", forward ? "player/next" : "player/previous");
+    else footer.command("POST", "player/seek", { delta: forward ? 10 : -10 });
+  }
+});
+
+listen((subsystem, detail) => {
+  if (subsystem === "player" || subsystem === "queue" || subsystem === "options" || subsystem === "mixer") footer.refresh();
+  if (subsystem === "feeds" && detail.startsWith("wall") && genres.current.kind === "wall") wall.show({ kind: "wall" }).catch(() => {});
+  if (subsystem === "feeds" && detail.startsWith("dial")) get("dial").then(paintDial).catch(() => {});
+});
+
+addEventListener("hashchange", route);
+get("dial").then(paintDial).catch((e) => say(e.message));
+footer.refresh();
+genres.load().catch((e) => say(e.message));
+wall.show({ kind: "wall" }).catch((e) => say(e.message)).finally(route);

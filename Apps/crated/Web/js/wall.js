@@ -1,0 +1,210 @@
+// The Crate Wall (ADR-115): covers only, a responsive grid, infinite scroll without repeats, and the
+// scatter/fade transition when the feed changes (ADR-120), which prefers-reduced-motion turns off.
+import { get, send } from "./api.js";
+
+const size = 300;
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+export class Wall {
+  constructor() {
+    this.list = document.getElementById("wall");
+    this.empty = document.getElementById("wall-empty");
+    this.end = document.getElementById("wall-end");
+    this.seen = new Set();
+    this.feed = { kind: "wall" };
+    this.loading = false;
+    this.exhausted = false;
+    // Fetch the next page while the end of the grid is still two screens away.
+    this.observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) this.more();
+    }, { rootMargin: "200% 0px" });
+    this.observer.observe(this.end);
+  }
+
+  /** Shows a feed: `{kind: "wall"}`, `{kind: "favorites"}` or `{kind: "genre", genre, subs}`. */
+  async show(feed) {
+    this.feed = feed;
+    this.exhausted = feed.kind === "favorites";
+    const entries = await this.firstPage(feed);
+    await this.scatter();
+    this.seen.clear();
+    this.list.replaceChildren();
+    this.append(entries);
+    this.updateEmpty();
+    this.more();
+  }
+
+  async firstPage(feed) {
+    if (feed.kind === "favorites") {
+      const favorites = await get("favorites");
+      return favorites.albums.map((a) => ({
+        id: String(a.id), title: a.title, artist: a.artist,
+        artworkURL: a.artworkHash ? `/api/v1/artwork/${a.artworkHash}?size=${size}` : null,
+      }));
+    }
+    if (feed.kind === "genre") {
+      const query = feed.subs.map((s) => `sub=${encodeURIComponent(s)}`).join("&");
+      return (await get(`genres/${encodeURIComponent(feed.genre)}?artwork=${size}${query ? "&" + query : ""}`)).entries;
+    }
+    return (await get(`wall?artwork=${size}`)).entries;
+  }
+
+  /** The next page of the current feed, appended once; albums already shown are never shown again. */
+  async more() {
+    if (this.loading || this.exhausted || this.list.children.length === 0) return;
+    this.loading = true;
+    const feed = this.feed;
+    try {
+      let page;
+      if (feed.kind === "genre") {
+        const query = feed.subs.map((s) => `sub=${encodeURIComponent(s)}`).join("&");
+        page = await send("POST", `genres/${encodeURIComponent(feed.genre)}/more?artwork=${size}${query ? "&" + query : ""}`);
+      } else {
+        page = await send("POST", `wall/more?artwork=${size}`, { excluding: [...this.seen] });
+      }
+      if (feed !== this.feed) return;
+      const added = this.append(page.entries);
+      if (added === 0) this.exhausted = true;
+    } catch {
+      this.exhausted = true;
+    } finally {
+      this.loading = false;
+    }
+    // Still on screen (a tall window): keep filling.
+    if (!this.exhausted && this.end.getBoundingClientRect().top < innerHeight * 2) this.more();
+  }
+
+  append(entries) {
+    let added = 0;
+    const fragment = document.createDocumentFragment();
+    for (const entry of entries) {
+      const id = String(entry.id);
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      fragment.append(tile(entry));
+      added++;
+    }
+    this.list.append(fragment);
+    return added;
+  }
+
+  /** Takes an album off the wall at once (a dislike). */
+  remove(id) {
+    this.list.querySelector(`[data-album="${CSS.escape(String(id))}"]`)?.remove();
+    this.updateEmpty();
+  }
+
+  updateEmpty() {
+    const none = this.list.children.length === 0;
+    this.empty.hidden = !none;
+    if (none) {
+      this.empty.textContent = this.feed.kind === "favorites"
+        ? "No favorite albums yet: open an album and press Like."
+        : "The library is empty. Import your music with  crate import ~/Music  (or the Import view), and the wall fills.";
+    }
+  }
+
+  /** ADR-120: the old covers scatter and fade before the new ones fade in. */
+  async scatter() {
+    const tiles = [...this.list.children];
+    if (tiles.length === 0 || reducedMotion()) return;
+    for (const t of tiles) {
+      t.style.setProperty("--dx", `${Math.round((Math.random() - 0.5) * 120)}px`);
+      t.style.setProperty("--dy", `${Math.round((Math.random() - 0.5) * 120)}px`);
+      t.classList.add("leaving");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 220));
+  }
+}
+
+function tile(entry) {
+  const item = document.createElement("li");
+  item.className = "tile entering";
+  item.dataset.album = String(entry.id);
+  const link = document.createElement("a");
+  const local = /^\d+$/.test(String(entry.id));
+  link.href = local ? `#/album/${entry.id}` : (entry.url ?? "#");
+  link.setAttribute("aria-label", `${entry.title} — ${entry.artist}`);
+  if (entry.artworkURL) {
+    const img = document.createElement("img");
+    img.src = entry.artworkURL;
+    img.alt = "";
+    img.width = size;
+    img.height = size;
+    img.loading = "lazy";
+    img.decoding = "async";
+    link.append(img);
+  } else {
+    const blank = document.createElement("span");
+    blank.className = "blank";
+    blank.textContent = entry.title;
+    link.append(blank);
+  }
+  // Title and artist show on hover and focus only (art is the interface); the link's name says them.
+  const caption = document.createElement("span");
+  caption.className = "caption";
+  caption.setAttribute("aria-hidden", "true");
+  const title = document.createElement("strong");
+  title.textContent = entry.title;
+  const artist = document.createElement("span");
+  artist.textContent = entry.artist;
+  caption.append(title, artist);
+  link.append(caption);
+  item.append(link);
+  item.addEventListener("animationend", () => item.classList.remove("entering"), { once: true });
+  return item;
+}
+
+/** ADR-116: one row. Pills for the wall, favorites and the super-genres; a chosen genre turns the same row into
+ *  "Genre ×" and its sub-genre chips (several may be chosen). */
+export class GenreBar {
+  constructor(onChange) {
+    this.nav = document.getElementById("genres");
+    this.onChange = onChange;
+    this.genres = [];
+    this.current = { kind: "wall" };
+  }
+
+  async load() {
+    this.genres = await get("genres");
+    this.render();
+  }
+
+  choose(feed) {
+    this.current = feed;
+    this.render();
+    this.onChange(feed);
+  }
+
+  render() {
+    const feed = this.current;
+    const pills = [];
+    if (feed.kind === "genre") {
+      const genre = this.genres.find((g) => g.id === feed.genre);
+      pills.push(pill(`${genre?.name ?? feed.genre} ×`, true, () => this.choose({ kind: "wall" }), `Leave ${genre?.name ?? feed.genre}`));
+      for (const sub of genre?.subcategories ?? []) {
+        const on = feed.subs.includes(sub.name);
+        pills.push(pill(sub.name, on, () => {
+          const subs = on ? feed.subs.filter((s) => s !== sub.name) : [...feed.subs, sub.name];
+          this.choose({ kind: "genre", genre: feed.genre, subs });
+        }, null, "chip"));
+      }
+    } else {
+      pills.push(pill("Crate Wall", feed.kind === "wall", () => this.choose({ kind: "wall" })));
+      pills.push(pill("Favorites", feed.kind === "favorites", () => this.choose({ kind: "favorites" })));
+      for (const g of this.genres) pills.push(pill(g.name, false, () => this.choose({ kind: "genre", genre: g.id, subs: [] })));
+    }
+    this.nav.replaceChildren(...pills);
+  }
+}
+
+function pill(text, pressed, action, label = null, kind = "pill") {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = kind;
+  button.textContent = text;
+  button.setAttribute("aria-pressed", String(pressed));
+  if (label) button.setAttribute("aria-label", label);
+  button.addEventListener("click", action);
+  return button;
+}

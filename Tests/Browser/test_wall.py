@@ -1,0 +1,244 @@
+"""Issue 15: the web page in Debian's Chromium against a real crated (a private PulseAudio null sink keeps time)
+with a generated library of 64 albums, each with its own cover. Every check of an effect asks the daemon."""
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from conftest import Crate, wait_until
+
+ALBUMS = 64
+GENRES = ["Rock", "Jazz", "Electronic", "Hip-Hop"]
+
+
+def make_track(path: Path, title, artist, album, number, total, seconds, colour, genre):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"sine=frequency={200 + 40 * number}:duration={seconds}",
+                    "-f", "lavfi", "-i", f"color=c=0x{colour:06x}:s=240x240:d=1", "-map", "0:a", "-map", "1:v",
+                    "-frames:v", "1", "-c:v", "mjpeg", "-disposition:v", "attached_pic", "-ac", "2", "-ar", "44100",
+                    "-metadata", f"title={title}", "-metadata", f"artist={artist}", "-metadata", f"album={album}",
+                    "-metadata", f"track={number}/{total}", "-metadata", f"genre={genre}", "-metadata", "date=2004",
+                    str(path)], check=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def daemon(pulse):
+    with tempfile.TemporaryDirectory(prefix="crate-wall-") as tmp:
+        crate = Crate(Path(tmp))
+        music = Path(tmp) / "music"
+        alpha = music / "Alpha"
+        alpha.mkdir(parents=True)
+        for n in range(1, 5):
+            make_track(alpha / f"{n:02d}.flac", f"Song {n}", "Tester", "Alpha", n, 4, 60, 0xC03020, "Rock")
+        for i in range(1, ALBUMS):
+            folder = music / f"Album {i:02d}"
+            folder.mkdir()
+            make_track(folder / "01.flac", f"Piece {i}", f"Artist {i % 9}", f"Album {i:02d}", 1, 1, 4,
+                       (i * 2654435761) & 0xFFFFFF, GENRES[i % len(GENRES)])
+        crate.env.update({"CRATE_OUTPUT_PLUGIN": "pulse", "CRATE_OUTPUTS_PULSE_SERVER": pulse.address})
+        crate.cli("import", str(music))
+        crate.start()
+        try:
+            yield crate
+        finally:
+            crate.stop()
+
+
+def album_id(daemon, title):
+    return next(a["id"] for a in daemon.get("/api/v1/albums") if a["title"] == title)
+
+
+def player(daemon):
+    return daemon.get("/api/v1/player")
+
+
+def open_wall(page, daemon):
+    page.goto(daemon.base + "/")
+    page.wait_for_selector("#wall li img")
+
+
+def tile_ids(page):
+    return page.eval_on_selector_all("#wall li", "items => items.map(i => i.dataset.album)")
+
+
+def page_holds(page, what, expression, seconds=20):
+    """Waits until `expression` is true in the page (polled from here: the page's CSP forbids the eval that
+    Playwright's wait_for_function needs)."""
+    wait_until(f"{what} ({expression})", lambda: page.evaluate(expression), seconds=seconds)
+
+
+def no_problems(page):
+    assert page.console_errors == [], page.console_errors
+    assert page.failed_requests == [], page.failed_requests
+
+
+def test_the_wall_is_covers_only_and_scrolls_without_repeats(page, daemon):
+    open_wall(page, daemon)
+    first = tile_ids(page)
+    # Art only: every tile is a picture whose link names the album; no text is visible under or on the covers.
+    assert page.eval_on_selector_all("#wall li", "items => items.every(i => i.querySelector('img'))")
+    visible = page.eval_on_selector_all(
+        "#wall li .caption", "cs => cs.filter(c => getComputedStyle(c).opacity !== '0').length")
+    assert visible == 0
+    name = page.get_attribute("#wall li a", "aria-label")
+    assert " — " in name
+    # Scrolling loads more before the end, never an album twice.
+    for _ in range(20):
+        if len(tile_ids(page)) >= ALBUMS:
+            break
+        page.mouse.wheel(0, 4000)
+        count = len(tile_ids(page))
+        wait_until("the next page of the wall", lambda: len(tile_ids(page)) > count or len(tile_ids(page)) >= ALBUMS, seconds=15)
+    ids = tile_ids(page)
+    assert len(ids) == ALBUMS and len(set(ids)) == len(ids), f"{len(ids)} tiles, {len(set(ids))} different"
+    assert ids[:len(first)] == first
+    no_problems(page)
+
+
+def test_a_genre_pill_becomes_its_sub_genre_chips_in_the_same_row(page, daemon):
+    open_wall(page, daemon)
+    grid_top = page.locator("#wall").bounding_box()["y"]
+    page.get_by_role("button", name="Rock", exact=True).click()
+    page.wait_for_selector("#genres .chip")
+    assert page.get_by_role("button", name="Leave Rock").is_visible()
+    chips = page.locator("#genres .chip")
+    assert chips.count() > 2
+    chips.first.click()
+    assert chips.first.get_attribute("aria-pressed") == "true"
+    # The row stayed one row: the grid below did not move.
+    assert page.locator("#wall").bounding_box()["y"] == grid_top
+    page.get_by_role("button", name="Leave Rock").click()
+    page.wait_for_selector("#genres button:has-text('Crate Wall')")
+    no_problems(page)
+
+
+def test_the_dial_changes_the_wall(page, daemon):
+    open_wall(page, daemon)
+    page.evaluate("window.firstTile = document.querySelector('#wall li')")
+    start = daemon.get("/api/v1/dial")["index"]
+    page.focus("#dial")
+    page.keyboard.press("ArrowLeft" if start > 0 else "ArrowRight")
+    wait_until("the daemon's dial to move", lambda: daemon.get("/api/v1/dial")["index"] != start, seconds=15)
+    title = daemon.get("/api/v1/dial")["title"]
+    page_holds(page, "the page to show it", f"document.getElementById('dial-title').textContent === {title!r}")
+    # The daemon regenerates the wall and says so; the page redraws it from the event.
+    page_holds(page, "the wall redrawn", "document.querySelector('#wall li') && document.querySelector('#wall li') !== window.firstTile")
+    no_problems(page)
+
+
+def test_play_a_track_scrub_volume_next_and_previous(page, daemon):
+    open_wall(page, daemon)
+    page.goto(daemon.base + f"/#/album/{album_id(daemon, 'Alpha')}")
+    page.wait_for_selector("#album-view .track")
+    assert page.locator("#album-view .backdrop").count() == 1
+    page.get_by_role("button", name="Play Song 3, track 3").click()
+    wait_until("track 3 to play", lambda: (p := player(daemon))["state"] == "playing" and p["entry"]["track"]["title"] == "Song 3")
+    page_holds(page, "the page to show it", "document.getElementById('np-title').textContent === 'Song 3'")
+    page.wait_for_selector("#album-view .track.playing[aria-current='true']")
+    # Drag the scrubber to about three quarters of the track.
+    box = page.locator("#scrubber").bounding_box()
+    page.mouse.move(box["x"] + 4, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.75, box["y"] + box["height"] / 2, steps=5)
+    page.mouse.up()
+    wait_until("the daemon to seek", lambda: player(daemon)["elapsed"] >= 35, seconds=15)
+    box = page.locator("#volume").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.4, box["y"] + box["height"] / 2)
+    wait_until("the volume to change", lambda: 30 <= player(daemon)["modes"]["volume"] <= 50, seconds=15)
+    page.get_by_role("button", name="Next track").click()
+    wait_until("track 4", lambda: player(daemon)["entry"]["track"]["title"] == "Song 4")
+    page_holds(page, "the page to show it", "document.getElementById('np-title').textContent === 'Song 4'")
+    page.get_by_role("button", name="Previous track").click()
+    wait_until("track 3 again", lambda: player(daemon)["entry"]["track"]["title"] == "Song 3")
+    page.get_by_role("button", name="Pause").click()
+    wait_until("pause", lambda: player(daemon)["state"] == "paused")
+    no_problems(page)
+
+
+def test_like_puts_it_in_favorites_and_dislike_takes_it_off_the_wall(page, daemon):
+    open_wall(page, daemon)
+    liked = album_id(daemon, "Album 07")
+    page.goto(daemon.base + f"/#/album/{liked}")
+    page.get_by_role("button", name="Like", exact=True).click()
+    wait_until("the favorite", lambda: any(a["id"] == liked for a in daemon.get("/api/v1/favorites")["albums"]))
+    page.goto(daemon.base + "/")
+    page.get_by_role("button", name="Favorites", exact=True).click()
+    page.wait_for_selector(f"#wall li[data-album='{liked}']")
+    page.get_by_role("button", name="Crate Wall", exact=True).click()
+    page.wait_for_selector("#wall li img")
+    disliked = tile_ids(page)[1]
+    page.click(f"#wall li[data-album='{disliked}'] a")
+    page.get_by_role("button", name="Dislike").click()
+    wait_until("the dislike", lambda: any(str(a["id"]) == disliked for a in daemon.get("/api/v1/dislikes")))
+    page.wait_for_selector("#wall-view:not([hidden])")
+    assert disliked not in tile_ids(page)
+    no_problems(page)
+
+
+def test_search_leads_to_the_album(page, daemon):
+    open_wall(page, daemon)
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "search"
+    page.keyboard.type("Alpha")
+    page.locator("#search-view").get_by_role("link", name="Alpha — Tester").click()
+    page_holds(page, "the page to show it", "document.getElementById('album-title')?.textContent === 'Alpha'")
+    no_problems(page)
+
+
+def test_a_second_tab_follows_the_first(browser, page, daemon):
+    open_wall(page, daemon)
+    other = browser.new_context().new_page()
+    other.goto(daemon.base + "/")
+    other.wait_for_selector("#wall li img")
+    page.goto(daemon.base + f"/#/album/{album_id(daemon, 'Alpha')}")
+    page.get_by_role("button", name="Play Song 2, track 2").click()
+    page_holds(other, "the page to show it", "document.getElementById('np-title').textContent === 'Song 2'")
+    page.get_by_role("button", name="Pause").click()
+    other.wait_for_selector("#toggle[aria-label='Play']", timeout=15000)
+    other.close()
+    no_problems(page)
+
+
+def test_keyboard_alone_plays_seeks_and_searches(page, daemon):
+    open_wall(page, daemon)
+    page.goto(daemon.base + f"/#/album/{album_id(daemon, 'Alpha')}")
+    page.wait_for_selector("#album-view .track")
+    daemon.request("POST", "/api/v1/queue/play-album", {"albumID": album_id(daemon, "Alpha"), "from": 1})
+    daemon.request("POST", "/api/v1/player/pause")
+    page.wait_for_selector("#toggle[aria-label='Play']")
+    page.locator("body").press(" ")
+    wait_until("space to play", lambda: player(daemon)["state"] == "playing")
+    before = player(daemon)["elapsed"]
+    page.keyboard.press("ArrowRight")
+    wait_until("→ to seek 10 s", lambda: player(daemon)["elapsed"] >= before + 9)
+    page.keyboard.press("Shift+ArrowRight")
+    wait_until("shift+→ to go to the next track", lambda: player(daemon)["entry"]["track"]["title"] == "Song 2")
+    page.keyboard.press(" ")
+    wait_until("space to pause", lambda: player(daemon)["state"] == "paused")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "search"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#wall-view:not([hidden])")
+    # Every control is reachable: tabbing through the page visits the footer's transport.
+    reached = set()
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.id || document.activeElement.getAttribute('aria-label') || ''"))
+    assert {"prev", "toggle", "next", "scrubber", "volume"} <= reached, reached
+    no_problems(page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations(browser, daemon, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    axe = Axe()
+    for path in ["/", f"/#/album/{album_id(daemon, 'Alpha')}"]:
+        page.goto(daemon.base + path)
+        page.wait_for_selector("#wall li img" if path == "/" else "#album-view .track")
+        results = axe.run(page)
+        serious = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+                   if v["impact"] in ("serious", "critical")]
+        assert serious == [], f"{scheme} {path}: {serious}"
+    context.close()
