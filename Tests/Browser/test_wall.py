@@ -234,11 +234,61 @@ def test_no_serious_accessibility_violations(browser, daemon, scheme):
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     axe = Axe()
-    for path in ["/", f"/#/album/{album_id(daemon, 'Alpha')}"]:
+    ready = {"/": "#wall li img", f"/#/album/{album_id(daemon, 'Alpha')}": "#album-view .track",
+             "/#/queue": "#page-view h1", "/#/import": "#import-path", "/#/settings": "#page-view table", "/#/home": "#page-view h2"}
+    for path, selector in ready.items():
         page.goto(daemon.base + path)
-        page.wait_for_selector("#wall li img" if path == "/" else "#album-view .track")
+        page.wait_for_selector(selector)
         results = axe.run(page)
         serious = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
                    if v["impact"] in ("serious", "critical")]
         assert serious == [], f"{scheme} {path}: {serious}"
     context.close()
+
+
+def test_queue_drag_reorder_matches_the_daemon(page, daemon):
+    alpha = album_id(daemon, "Alpha")
+    daemon.request("POST", "/api/v1/queue/play-album", {"albumID": alpha, "from": 1})
+    daemon.request("POST", "/api/v1/player/pause")
+    open_wall(page, daemon)
+    page.get_by_role("link", name="Queue").click()
+    page.wait_for_selector("#page-view .queue .entry")
+    titles = lambda: [e["track"]["title"] for e in daemon.get("/api/v1/queue")["entries"]]
+    assert titles() == ["Song 1", "Song 2", "Song 3", "Song 4"]
+    # Drag the fourth entry onto the second.
+    page.drag_and_drop("#page-view .entry[data-index='4']", "#page-view .entry[data-index='2']")
+    wait_until("the daemon's queue to follow the drag", lambda: titles() == ["Song 1", "Song 4", "Song 2", "Song 3"])
+    page_holds(page, "the view redrawn from the queue event",
+               "[...document.querySelectorAll('#page-view .entry')].map(e => e.children[1].textContent.split(' — ')[0]).join() === 'Song 1,Song 4,Song 2,Song 3'")
+    # The keyboard way: move up, and remove.
+    page.get_by_role("button", name="Move Song 3 up").click()
+    wait_until("move up", lambda: titles() == ["Song 1", "Song 4", "Song 3", "Song 2"])
+    page.get_by_role("button", name="Remove Song 2").click()
+    wait_until("remove", lambda: titles() == ["Song 1", "Song 4", "Song 3"])
+    no_problems(page)
+
+
+def test_the_import_view_shows_a_real_import(page, daemon, tmp_path):
+    folder = tmp_path / "More"
+    folder.mkdir()
+    for n in range(1, 4):
+        make_track(folder / f"{n:02d}.flac", f"Extra {n}", "Newcomer", "More", n, 3, 2, 0x3366AA, "Jazz")
+    (folder / "broken.flac").write_bytes(b"fLaC not really")
+    open_wall(page, daemon)
+    page.get_by_role("link", name="Import").click()
+    page.fill("#import-path", str(folder))
+    page.get_by_role("button", name="Import", exact=True).click()
+    page_holds(page, "the report line", "document.getElementById('import-line').textContent.startsWith('Done: 3 imported')")
+    assert page.evaluate("document.getElementById('import-progress').value === document.getElementById('import-progress').max")
+    page_holds(page, "the failure with its reason", "document.getElementById('import-failures').textContent.includes('broken.flac')")
+    assert any(a["title"] == "More" for a in daemon.get("/api/v1/albums"))
+    no_problems(page)
+
+
+def test_home_history_and_settings_views(page, daemon):
+    open_wall(page, daemon)
+    for name, text in [("Home", "Played lately"), ("History", "History"), ("Settings", "Plugins")]:
+        page.get_by_role("link", name=name, exact=True).click()
+        page_holds(page, f"the {name} view", f"document.getElementById('page-view').textContent.includes({text!r})")
+    page_holds(page, "the plugin table", "document.querySelector('#page-view table.plugins')?.textContent.includes('urlstream')")
+    no_problems(page)

@@ -4,10 +4,13 @@ import { AlbumDetail } from "./detail.js";
 import { Footer } from "./footer.js";
 import { GenreBar, Wall } from "./wall.js";
 import { Search } from "./search.js";
+import { Pages } from "./views.js";
 
 const wallView = document.getElementById("wall-view");
 const albumView = document.getElementById("album-view");
 const searchView = document.getElementById("search-view");
+const pageView = document.getElementById("page-view");
+const pages = new Pages(pageView);
 
 const wall = new Wall();
 const detail = new AlbumDetail((id) => {
@@ -20,7 +23,7 @@ const search = new Search(searchView, (hash) => { location.hash = hash; });
 let wallScroll = 0;
 
 function showOnly(view) {
-  for (const v of [wallView, albumView, searchView]) v.hidden = v !== view;
+  for (const v of [wallView, albumView, searchView, pageView]) v.hidden = v !== view;
 }
 
 async function route() {
@@ -37,6 +40,16 @@ async function route() {
   }
   if (location.hash.startsWith("#/search")) {
     showOnly(searchView);
+    return;
+  }
+  const page = location.hash.match(/^#\/(home|queue|history|import|settings)$/);
+  if (page) {
+    if (!wallView.hidden) wallScroll = scrollY;
+    try {
+      await pages.show(page[1]);
+      showOnly(pageView);
+      scrollTo(0, 0);
+    } catch (e) { say(e.message); }
     return;
   }
   showOnly(wallView);
@@ -84,6 +97,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 listen((subsystem, detail) => {
+  if (!pageView.hidden) pages.changed(subsystem);
   if (subsystem === "player" || subsystem === "queue" || subsystem === "options" || subsystem === "mixer") footer.refresh();
   if (subsystem === "feeds" && detail.startsWith("wall") && genres.current.kind === "wall") wall.show({ kind: "wall" }).catch(() => {});
   if (subsystem === "feeds" && detail.startsWith("dial")) get("dial").then(paintDial).catch(() => {});
