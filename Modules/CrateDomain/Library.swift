@@ -17,6 +17,8 @@ public struct Album: Sendable, Hashable, Codable, Identifiable {
     public var addedAt: Date
     /// The album's artwork (see `ArtworkRecord`), from its first track that has one or its folder image.
     public var artworkHash: String?
+    /// The two colours of the player's gradient taken from the artwork (ADR-121), `#rrggbb`.
+    public var artworkColors: [String]?
     /// Liked (a favorite) or disliked; nil when neither.
     public var opinion: Opinion?
     public var playCount: Int
@@ -82,6 +84,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     /// The file on disk, for file-backed sources.
     public var path: String?
     public var artworkHash: String?
+    /// The two colours of the player's gradient taken from the artwork (ADR-121), `#rrggbb`.
+    public var artworkColors: [String]?
     /// Why the track's file cannot be played, when it cannot.
     public var missing: MissingReason?
     /// How the file came into the library (nil for tracks without a file).

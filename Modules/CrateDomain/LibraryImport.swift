@@ -47,12 +47,15 @@ public struct ArtworkRecord: Sendable, Hashable, Codable {
     public var bytes: Int
     /// "embedded" or "folder".
     public var origin: String
+    /// The two colours of the player's gradient (ADR-121), `#rrggbb`, when they could be computed.
+    public var colors: [String]?
 
-    public init(hash: String, mimeType: String, bytes: Int, origin: String) {
+    public init(hash: String, mimeType: String, bytes: Int, origin: String, colors: [String]? = nil) {
         self.hash = hash
         self.mimeType = mimeType
         self.bytes = bytes
         self.origin = origin
+        self.colors = colors
     }
 }
 

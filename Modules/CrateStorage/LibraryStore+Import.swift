@@ -20,8 +20,8 @@ extension LibraryStore {
             var touchedAlbums = Set<Int64>()
             var albumArtwork: [Int64: String] = [:]
             for art in batch.artwork {
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [art.hash, art.mimeType, art.bytes, art.origin, time])
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at, colors) VALUES (?, ?, ?, ?, ?, ?)")
+                    .execute(arguments: [art.hash, art.mimeType, art.bytes, art.origin, time, art.colors?.joined(separator: " ")])
             }
             for entry in batch.entries {
                 let track = entry.track

@@ -129,8 +129,9 @@ extension LibraryStore {
     public func setTrackArtwork(trackID: Int64, _ record: ArtworkRecord?, at now: Date = Date()) throws {
         try write { db in
             if let record {
-                try db.execute(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [record.hash, record.mimeType, record.bytes, record.origin, now.timeIntervalSince1970])
+                try db.execute(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at, colors) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [record.hash, record.mimeType, record.bytes, record.origin, now.timeIntervalSince1970,
+                                           record.colors?.joined(separator: " ")])
             }
             try db.execute(sql: "UPDATE track SET artwork_hash = ?, artwork_checked = 1 WHERE id = ?",
                            arguments: [record?.hash, trackID])
@@ -165,6 +166,21 @@ extension LibraryStore {
         try write { db in
             try db.execute(sql: "UPDATE track SET artwork_checked = 0 WHERE artwork_hash IS NULL AND artwork_checked = 1")
             return db.changesCount
+        }
+    }
+
+    /// Artwork stored before its colours were computed (v7), a few at a time: hash and MIME type.
+    public func artworkWithoutColors(limit: Int) throws -> [ArtworkRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT hash, mime, bytes, origin FROM artwork WHERE colors IS NULL LIMIT ?", arguments: [limit])
+                .map { ArtworkRecord(hash: $0["hash"], mimeType: $0["mime"], bytes: $0["bytes"], origin: $0["origin"]) }
+        }
+    }
+
+    /// Stores a picture's colours; an empty list marks a picture whose colours cannot be computed (not asked again).
+    public func setArtworkColors(hash: String, _ colors: [String]) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE artwork SET colors = ? WHERE hash = ?", arguments: [colors.joined(separator: " "), hash])
         }
     }
 }

@@ -6,6 +6,7 @@ extension LibraryStore {
     static let albumSelect = """
         SELECT album.id, album.identity, album.title, artist.name AS artist, album.date, album.year, album.genre,
                album.is_compilation, album.added_at, album.artwork_hash, album.play_count, album.last_played_at,
+               (SELECT colors FROM artwork WHERE artwork.hash = album.artwork_hash) AS artwork_colors,
                (SELECT value FROM opinion WHERE kind = 'album' AND item_id = album.id) AS opinion,
                COUNT(track.id) AS track_count,
                MAX(1, COUNT(DISTINCT COALESCE(track.disc_number, 1))) AS disc_count,
@@ -51,6 +52,7 @@ extension LibraryStore {
                COALESCE(o.disc_number, track.disc_number) AS disc_number, track.disc_total,
                track.duration, track.codec, track.sample_rate, track.channels, track.bits_per_sample, track.frames,
                track.artwork_hash, track.missing_reason, track.missing_detail, o.track_id IS NOT NULL AS edited,
+               (SELECT colors FROM artwork WHERE artwork.hash = track.artwork_hash) AS artwork_colors,
                file.path, file.import_mode, track.play_count, track.last_played_at, track.added_at,
                EXISTS (SELECT 1 FROM opinion WHERE kind = 'track' AND item_id = track.id) AS favorite
         FROM track
@@ -91,17 +93,25 @@ extension LibraryStore {
         try read { db in try Row.fetchOne(db, sql: Self.trackSelect + " WHERE track.id = ?", arguments: [id]).map(Self.track) }
     }
 
+    /// "#rrggbb #rrggbb" into its two colours (nil when not computed or not computable).
+    static func colors(_ row: Row) -> [String]? {
+        guard let text = row["artwork_colors"] as String?, !text.isEmpty else { return nil }
+        return text.split(separator: " ").map(String.init)
+    }
+
     static func album(_ row: Row) -> Album {
-        Album(id: row["id"], identity: row["identity"], title: row["title"], artist: row["artist"], date: row["date"],
+        var album = Album(id: row["id"], identity: row["identity"], title: row["title"], artist: row["artist"], date: row["date"],
               year: row["year"], genre: row["genre"], isCompilation: row["is_compilation"],
               trackCount: row["track_count"], discCount: row["disc_count"], duration: row["duration"],
               addedAt: Date(timeIntervalSince1970: row["added_at"]), artworkHash: row["artwork_hash"],
               opinion: (row["opinion"] as String?).flatMap(Opinion.init(rawValue:)), playCount: row["play_count"],
               lastPlayedAt: (row["last_played_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        album.artworkColors = colors(row)
+        return album
     }
 
     static func track(_ row: Row) -> Track {
-        Track(id: row["id"], ref: TrackRef(source: row["source"], id: row["source_id"]), albumID: row["album_id"],
+        var track = Track(id: row["id"], ref: TrackRef(source: row["source"], id: row["source_id"]), albumID: row["album_id"],
               title: row["title"], artist: row["artist"], albumArtist: row["album_artist"], album: row["album_title"],
               genre: row["genre"], date: row["date"], trackNumber: row["track_number"], trackTotal: row["track_total"],
               discNumber: row["disc_number"], discTotal: row["disc_total"], duration: row["duration"],
@@ -113,5 +123,7 @@ extension LibraryStore {
               favorite: row["favorite"], playCount: row["play_count"],
               lastPlayedAt: (row["last_played_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
               addedAt: (row["added_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        track.artworkColors = colors(row)
+        return track
     }
 }

@@ -261,6 +261,10 @@ enum Migrations {
                 );
                 """)
         }
+        m.registerMigration("v7: artwork colours") { db in
+            // The two colours of the player's gradient (ADR-121), "#rrggbb #rrggbb"; NULL until computed.
+            try db.execute(sql: "ALTER TABLE artwork ADD COLUMN colors TEXT")
+        }
         return m
     }
 }

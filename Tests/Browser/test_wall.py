@@ -136,6 +136,12 @@ def test_play_a_track_scrub_volume_next_and_previous(page, daemon):
     wait_until("track 3 to play", lambda: (p := player(daemon))["state"] == "playing" and p["entry"]["track"]["title"] == "Song 3")
     page_holds(page, "the page to show it", "document.getElementById('np-title').textContent === 'Song 3'")
     page.wait_for_selector("#album-view .track.playing[aria-current='true']")
+    # ADR-121: the progress fill runs between the two colours the daemon took from the cover.
+    colors = player(daemon)["entry"]["track"]["artworkColors"]
+    assert len(colors) == 2 and colors[0] != colors[1], colors
+    rgb = ", ".join(str(int(colors[0][i:i + 2], 16)) for i in (1, 3, 5))
+    page_holds(page, "the gradient from the cover",
+               f"getComputedStyle(document.getElementById('np-fill')).backgroundImage.includes('rgb({rgb})')")
     # Drag the scrubber to about three quarters of the track.
     box = page.locator("#scrubber").bounding_box()
     page.mouse.move(box["x"] + 4, box["y"] + box["height"] / 2)

@@ -152,13 +152,14 @@ import CrateStorage
         while try await player.history().count < 3 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(try await player.history().reversed().prefix(3).map(\.track.title) == ["B1", "B2", "B1"])
         #expect(try await player.status().state == .playing)
-        // Repeat one: once two boundaries have passed under the new mode (the first may already have been
-        // decided when the mode changed), the playing track comes again and again.
+        // Repeat one: once the boundaries decided before the mode changed have passed (the decoder runs up to the
+        // engine's 2 s buffer ahead: four of these 0.5 s tracks, so five boundaries to be sure), the playing track
+        // comes again and again.
         try await player.setRepeat(.one)
         let seen = try await player.history().count
-        while try await player.history().count < seen + 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while try await player.history().count < seen + 5 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let held = try #require(try await player.history().first?.track.title)
-        while try await player.history().count < seen + 4 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while try await player.history().count < seen + 8 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(try await player.history().prefix(3).map(\.track.title) == [held, held, held])
         await player.shutdown()
     }

@@ -37,6 +37,26 @@ public enum Thumbnailer {
         return try result.get()
     }
 
+    /// The picture squeezed to side × side RGB pixels (aspect ignored: every part of the cover counts), for
+    /// colour analysis.
+    public static func sample(of data: Data, side: Int) throws(ArtworkError) -> [UInt8] {
+        guard side > 0 else { throw .invalidSize(side) }
+        let format = try sniff(data)
+        let result: Result<[UInt8], ArtworkError> = data.withUnsafeBytes { raw in
+            Result { () throws(ArtworkError) -> [UInt8] in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+                    throw .undecodable(reason: "the picture is empty")
+                }
+                let image = try decode(base, count: raw.count, format: format, fittingInside: side)
+                defer { crate_image_free(image.pixels) }
+                let source = UnsafeBufferPointer(start: image.pixels, count: image.width * image.height * 3)
+                return downscale(source, width: image.width, height: image.height, toWidth: min(side, image.width),
+                                 height: min(side, image.height))
+            }
+        }
+        return try result.get()
+    }
+
     /// Width and height from the header only (no full decode), nil when not a JPEG/PNG Crate can read.
     /// Pictures over `ArtworkError.maximumPixels` still report their size, so callers can say why they fail.
     public static func dimensions(of data: Data) -> (width: Int, height: Int)? {

@@ -24,8 +24,9 @@ final class ArtworkStore: Sendable {
     func keep(_ picture: EmbeddedPicture, origin: String) -> ArtworkRecord? {
         guard picture.data.count <= EmbeddedPicture.maximumBytes,
               let mime = EmbeddedPicture.sniffMIMEType(picture.data) else { return nil }
-        let record = ArtworkRecord(hash: ContentHash.of(picture.data), mimeType: mime, bytes: picture.data.count, origin: origin)
-        if pending.withLock({ $0[record.hash] }) != nil { return record }
+        var record = ArtworkRecord(hash: ContentHash.of(picture.data), mimeType: mime, bytes: picture.data.count, origin: origin)
+        if let kept = pending.withLock({ $0[record.hash] }) { return kept }
+        record.colors = ArtworkPalette.colors(ofImage: picture.data)
         let target = url(for: record)
         if !FileManager.default.fileExists(atPath: target.path) {
             do {

@@ -123,6 +123,11 @@ extension LibraryService {
                 update(status)
                 if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             }
+            // Pictures stored before their colours were computed (v7) get them now, within the same limit.
+            for record in try store.artworkWithoutColors(limit: limit) {
+                let data = try? Data(contentsOf: artwork.url(for: record), options: .mappedIfSafe)
+                try store.setArtworkColors(hash: record.hash, data.flatMap(ArtworkPalette.colors(ofImage:)) ?? [])
+            }
             status.state = .done
         } catch {
             status.state = .failed

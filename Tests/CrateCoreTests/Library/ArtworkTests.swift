@@ -4,6 +4,7 @@ import CrateTestSupport
 import Foundation
 import Testing
 import CrateStorage
+import GRDB
 
 @Suite struct ArtworkTests {
     func jpeg(_ url: URL, color: String, size: String = "640x480") throws {
@@ -32,6 +33,43 @@ import CrateStorage
         let stored = try Data(contentsOf: url), original = try Data(contentsOf: cover)
         #expect(mime == "image/jpeg" && stored == original)
         #expect(f.files(under: f.settings.artworkFolder).count == 1)
+        // ADR-121: the player's two colours come with the album and its tracks: red, then a darker red.
+        let colors = try #require(try runtime.store.album(id: 1)?.artworkColors)
+        #expect(colors.count == 2 && colors[0].hasPrefix("#f") && colors[0].hasSuffix("1010") && colors[0] != colors[1], "\(colors)")
+        #expect(tracks.allSatisfy { $0.artworkColors == colors })
+    }
+
+    /// The palette prefers vivid colours over large grey or white areas and picks a second one far enough away.
+    @Test func thePalettePrefersVividColoursFarApart() {
+        func pixels(_ parts: [(count: Int, rgb: [UInt8])]) -> [UInt8] { parts.flatMap { Array(repeating: $0.rgb, count: $0.count).flatMap { $0 } } }
+        // 70 % white, 20 % blue, 10 % orange: blue first (vivid and more of it), orange second.
+        let cover = pixels([(70, [250, 250, 250]), (20, [20, 60, 220]), (10, [240, 140, 20])])
+        // (Colours are the centres of 32-step buckets.)
+        #expect(ArtworkPalette.colors(rgb: cover) == ["#1030d0", "#f09010"])
+        // Two blues closer than 60: the second is the first made darker, not its near twin.
+        let blues = pixels([(50, [20, 60, 220]), (50, [30, 70, 230])])
+        #expect(ArtworkPalette.colors(rgb: blues) == ["#1050f0", "#092c84"])
+        // Grey only: plain frequency decides.
+        #expect(ArtworkPalette.colors(rgb: pixels([(60, [128, 128, 128]), (40, [20, 20, 20])]))?.first == "#909090")
+    }
+
+    @Test func repairGivesOldArtworkItsColours() throws {
+        let f = try LibraryFixture()
+        let album = try f.album("Band", "Record", tracks: 1)
+        let cover = f.dir.appendingPathComponent("cover.jpg")
+        try jpeg(cover, color: "blue")
+        try PictureFixture.encode(.flac, to: album.appendingPathComponent("01.flac"), frames: 8000,
+                                  tags: ["title": "One", "artist": "Band", "album": "Record", "track": "1"],
+                                  pictures: [(cover, PictureFixture.frontCover)])
+        let runtime = try f.runtime()
+        _ = try runtime.library.importPaths([f.music.path], mode: .reference)
+        let hash = try #require(try runtime.store.album(id: 1)?.artworkHash)
+        // As a library from before v7 has it: no colours.
+        try DatabaseQueue(path: f.settings.databaseURL.path).write { db in try db.execute(sql: "UPDATE artwork SET colors = NULL") }
+        #expect(try runtime.store.album(id: 1)?.artworkColors == nil)
+        _ = hash
+        _ = runtime.library.repairArtwork(limit: 10, pause: 0)
+        #expect(try runtime.store.album(id: 1)?.artworkColors?.first?.hasSuffix("f0") == true)
     }
 
     @Test func aFolderImageIsUsedWhenNothingIsEmbedded() throws {

@@ -69,6 +69,9 @@ export class AlbumDetail {
     const head = el("div", "head");
     head.append(cover, text);
     this.root.replaceChildren(backdrop, back, head, list);
+    // The cover's colour on the play button and the now-playing marker (ADR-121).
+    if (a.artworkColors?.[0]) this.root.style.setProperty("--album-color", a.artworkColors[0]);
+    else this.root.style.removeProperty("--album-color");
     this.root.setAttribute("aria-labelledby", "album-title");
     this.mark(this.nowPlaying);
   }

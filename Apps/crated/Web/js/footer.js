@@ -52,6 +52,11 @@ export class Footer {
     const track = status.entry?.track;
     $("np-title").textContent = track ? (status.streamTitle || track.title) : "Nothing playing";
     $("np-artist").textContent = track ? (status.streamTitle ? track.title : track.artist) : "";
+    // ADR-121: the progress fill runs between the two colours the daemon took from the cover.
+    const [from, to] = track?.artworkColors ?? [];
+    const fill = $("np-fill");
+    if (from && to) { fill.style.setProperty("--from", from); fill.style.setProperty("--to", to); }
+    else { fill.style.removeProperty("--from"); fill.style.removeProperty("--to"); }
     const art = track ? artwork(track.artworkHash, 96) : null;
     $("np-art").hidden = !art;
     if (art && $("np-art").getAttribute("src") !== art) $("np-art").src = art;
