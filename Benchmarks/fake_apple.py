@@ -8,7 +8,7 @@
 Tests/AppleCatalogRESTTests/Support/FakeAppleMusicRoutes.swift and /work/shared/reference/apple-music-api.md),
 with invented ids: /v1/me/storefront, /v1/me/recent/played, /v1/me/history/heavy-rotation,
 /v1/me/recommendations, /v1/me/library/albums, /v1/catalog/{sf}/charts, /search, /albums?ids=,
-/albums/{id}, /albums/{id}/view/related-albums. It sleeps --latency-ms before each answer (a transatlantic
+/albums/{id} (with its tracks), /albums/{id}/view/related-albums. It sleeps --latency-ms before each answer (a transatlantic
 round trip), does not check the JWT, and writes one JSON line per request to --log: method, target,
 status, arrival and completion (Unix seconds, the clock crate-bench's timeline uses).
 
@@ -174,7 +174,18 @@ def answer(method, path, q):
             return error(400, "40005", "Invalid Parameter Value", "Too many ids")
         return 200, {"data": [catalog_album(i, sf) for i in ids if i.isdigit()]}
     if len(rest) == 2 and rest[0] == "albums" and rest[1].isdigit():
-        return 200, {"data": [catalog_album(rest[1], sf)]}
+        # One album asked by id comes with its tracks, as Apple's does (relationships.tracks).
+        doc = catalog_album(rest[1], sf)
+        a = doc["attributes"]
+        songs = [{"id": number("song", rest[1], n), "type": "songs", "href": f"/v1/catalog/{sf}/songs/{number('song', rest[1], n)}",
+                  "attributes": {"name": f"Song {n} of {a['name']}", "artistName": a["artistName"], "albumName": a["name"],
+                                 "trackNumber": n, "discNumber": 1, "durationInMillis": 180_000 + n * 7_000,
+                                 "genreNames": a["genreNames"], "releaseDate": a["releaseDate"],
+                                 "url": f"https://music.apple.com/{sf}/album/x/{rest[1]}?i={number('song', rest[1], n)}",
+                                 "playParams": {"id": number("song", rest[1], n), "kind": "song"}, "previews": []}}
+                 for n in range(1, a["trackCount"] + 1)]
+        doc["relationships"] = {"tracks": {"href": f"/v1/catalog/{sf}/albums/{rest[1]}/tracks", "data": songs}}
+        return 200, {"data": [doc]}
     if len(rest) == 4 and rest[0] == "albums" and rest[2:] == ["view", "related-albums"]:
         return paged(path, q, RELATED_TOTAL, 10, 10, lambda i: catalog_album(number("related", rest[1], i), sf))
     return error(404, "40400", "Resource Not Found")

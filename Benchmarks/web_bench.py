@@ -106,9 +106,13 @@ def one_load(browser, url, scroll_to):
     page.on("request", lambda r: artwork.append(r.url) if "/artwork/" in r.url else None)
     page.evaluate("window.__bench.counting = true; window.__bench.frames = 0; window.__bench.long = 0")
     start = page.evaluate("performance.now()")
-    for _ in range(4000):
-        if page.evaluate("document.querySelectorAll('#wall li').length") >= scroll_to:
+    shown, still = 0, 0
+    while still < 200:  # about 4 s without a new album: the wall has no more
+        count = page.evaluate("document.querySelectorAll('#wall li').length")
+        if count >= scroll_to:
             break
+        still = still + 1 if count == shown else 0
+        shown = count
         page.mouse.wheel(0, 1200)
         page.wait_for_timeout(16)
     page.evaluate("window.__bench.counting = false")

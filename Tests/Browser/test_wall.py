@@ -241,7 +241,8 @@ def test_no_serious_accessibility_violations(browser, daemon, scheme):
     page = context.new_page()
     axe = Axe()
     ready = {"/": "#wall li img", f"/#/album/{album_id(daemon, 'Alpha')}": "#album-view .track",
-             "/#/queue": "#page-view h1", "/#/import": "#import-path", "/#/settings": "#page-view table", "/#/home": "#page-view h2"}
+             "/#/queue": "#page-view h1", "/#/import": "#import-path", "/#/settings": "#page-view table", "/#/home": "#page-view h2",
+             "/#/library/albums": "#page-view .grid li", "/#/library/playlists": "#new-playlist"}
     for path, selector in ready.items():
         page.goto(daemon.base + path)
         page.wait_for_selector(selector)
@@ -297,4 +298,37 @@ def test_home_history_and_settings_views(page, daemon):
         page.get_by_role("link", name=name, exact=True).click()
         page_holds(page, f"the {name} view", f"document.getElementById('page-view').textContent.includes({text!r})")
     page_holds(page, "the plugin table", "document.querySelector('#page-view table.plugins')?.textContent.includes('urlstream')")
+    no_problems(page)
+
+
+def test_library_views_sort_artists_playlists_favorites_and_dislikes(page, daemon):
+    open_wall(page, daemon)
+    page.get_by_role("link", name="Library", exact=True).click()
+    page.wait_for_selector("#page-view .grid li")
+    page.select_option("#album-sort", "title")
+    page_holds(page, "albums sorted by title",
+               "document.querySelector('#page-view .grid li a')?.getAttribute('aria-label').startsWith('Album 01')")
+    page.get_by_role("link", name="Artists").click()
+    page.get_by_role("link", name="Tester").click()
+    page.wait_for_selector("#page-view .grid li[data-album]")
+    # A playlist made here, an album added to it from the album's page, reordered by dragging.
+    page.get_by_role("link", name="Playlists").click()
+    page.fill("#new-playlist", "Road trip")
+    page.get_by_role("button", name="Create").click()
+    wait_until("the playlist", lambda: any(p["name"] == "Road trip" for p in daemon.get("/api/v1/playlists")))
+    playlist = next(p["id"] for p in daemon.get("/api/v1/playlists") if p["name"] == "Road trip")
+    page.goto(daemon.base + f"/#/album/{album_id(daemon, 'Alpha')}")
+    page.wait_for_selector("#album-view select.picker option:nth-child(2)", state="attached")
+    page.select_option("#album-view select.picker", str(playlist))
+    names = lambda: [e["track"]["title"] for e in daemon.get(f"/api/v1/playlists/{playlist}")["entries"]]
+    wait_until("the album in the playlist", lambda: names() == ["Song 1", "Song 2", "Song 3", "Song 4"])
+    page.goto(daemon.base + f"/#/library/playlist/{playlist}")
+    page.wait_for_selector("#page-view .entry[data-position='4']")
+    page.drag_and_drop("#page-view .entry[data-position='4']", "#page-view .entry[data-position='1']")
+    wait_until("the playlist's new order", lambda: names() == ["Song 4", "Song 1", "Song 2", "Song 3"])
+    # Favorites and dislikes have their shelves.
+    page.get_by_role("link", name="Favorites").click()
+    page.wait_for_selector("#page-view h2:has-text('Albums')")
+    page.get_by_role("link", name="Dislikes").click()
+    page.wait_for_selector("#page-view h1:has-text('Dislikes')")
     no_problems(page)

@@ -15,6 +15,17 @@ export class AlbumDetail {
     const [album, tracks] = await Promise.all([get(`albums/${id}`), get(`albums/${id}/tracks`)]);
     this.album = album;
     this.tracks = tracks;
+    this.catalog = false;
+    this.render();
+  }
+
+  /** A catalog album (Apple Music): its page and tracklist, like and dislike, and "Open in Apple Music";
+   *  playing previews comes with a later issue. */
+  async showCatalog(id) {
+    const found = await get(`catalog/albums/${encodeURIComponent(id)}`);
+    this.album = found.album;
+    this.tracks = found.tracks ?? [];
+    this.catalog = true;
     this.render();
   }
 
@@ -30,7 +41,7 @@ export class AlbumDetail {
 
   render() {
     const a = this.album;
-    const art = artwork(a.artworkHash, 600);
+    const art = this.catalog ? a.artworkURL : artwork(a.artworkHash, 600);
     const backdrop = el("div", "backdrop");
     if (art) backdrop.style.backgroundImage = `url("${art}")`;
     const cover = art ? Object.assign(document.createElement("img"), { src: art, alt: `Cover of ${a.title}`, width: 600, height: 600 })
@@ -42,10 +53,18 @@ export class AlbumDetail {
     heading.tabIndex = -1;
     const facts = [a.year, a.genre, `${a.trackCount} tracks`, clock(a.duration)].filter(Boolean).join(" · ");
     const actions = el("div", "actions");
-    actions.append(
+    if (this.catalog) {
+      const open = Object.assign(document.createElement("a"), {
+        href: `https://music.apple.com/album/${encodeURIComponent(a.externalID ?? "")}`, textContent: "Open in Apple Music",
+        target: "_blank", rel: "noopener noreferrer", className: "primary open",
+      });
+      actions.append(open, button(a.opinion === "favorite" ? "Liked" : "Like", "", () => this.like(), a.opinion === "favorite"),
+                     button("Dislike", "", () => this.dislike(), a.opinion === "dislike"));
+    } else actions.append(
       button("Play", "primary", () => this.play(1)),
       button("Play Next", "", () => this.enqueue("next")),
       button("Add to End", "", () => this.enqueue("end")),
+      this.playlistPicker(),
       button(a.opinion === "favorite" ? "Liked" : "Like", "", () => this.like(), a.opinion === "favorite"),
       button("Dislike", "", () => this.dislike(), a.opinion === "dislike"),
     );
@@ -55,8 +74,8 @@ export class AlbumDetail {
     this.tracks.forEach((t, i) => {
       const row = el("li", "track");
       row.dataset.track = String(t.id);
-      const play = button("", "row", () => this.play(i + 1));
-      play.setAttribute("aria-label", `Play ${t.title}, track ${t.trackNumber ?? i + 1}`);
+      const play = this.catalog ? el("div", "row") : button("", "row", () => this.play(i + 1));
+      if (!this.catalog) play.setAttribute("aria-label", `Play ${t.title}, track ${t.trackNumber ?? i + 1}`);
       play.append(el("span", "number", String(t.trackNumber ?? i + 1)), el("span", "name", t.title),
                   el("span", "artist", t.artist !== a.artist ? t.artist : ""), el("span", "time", clock(t.duration)));
       row.append(play);
@@ -76,6 +95,27 @@ export class AlbumDetail {
     this.mark(this.nowPlaying);
   }
 
+  /** "Add to playlist": the playlists in a menu; choosing one adds the whole album at its end. */
+  playlistPicker() {
+    const select = el("select", "picker");
+    select.setAttribute("aria-label", "Add to playlist");
+    select.append(Object.assign(document.createElement("option"), { value: "", textContent: "Add to playlist…" }));
+    get("playlists").then((playlists) => {
+      for (const p of playlists) select.append(Object.assign(document.createElement("option"), { value: String(p.id), textContent: p.name }));
+    }).catch(() => {});
+    select.addEventListener("change", async () => {
+      const id = select.value;
+      if (!id) return;
+      const name = select.selectedOptions[0].textContent;
+      select.value = "";
+      try {
+        await send("POST", `playlists/${id}/tracks`, { albumID: this.album.id });
+        say(`${this.album.title} added to ${name}`);
+      } catch (e) { say(e.message); }
+    });
+    return select;
+  }
+
   async play(from) {
     try { await send("POST", "queue/play-album", { albumID: this.album.id, from }); } catch (e) { say(e.message); }
   }
@@ -87,7 +127,19 @@ export class AlbumDetail {
     } catch (e) { say(e.message); }
   }
 
+  /** What likes and dislikes take: the library id, or `applemusic:ID` for a catalog album. */
+  get ref() { return this.catalog ? `applemusic:${this.album.externalID}` : String(this.album.id); }
+
   async like() {
+    if (this.catalog) {
+      try {
+        const outcome = await send("PUT", `likes/${encodeURIComponent(this.ref)}`);
+        this.album.opinion = outcome.opinion;
+        say(`${this.album.title} is liked`);
+        this.render();
+      } catch (e) { say(e.message); }
+      return;
+    }
     try {
       if (this.album.opinion === "favorite") {
         await send("DELETE", `favorites/album/${this.album.id}`);
@@ -103,9 +155,9 @@ export class AlbumDetail {
 
   async dislike() {
     try {
-      await send("PUT", `dislikes/albums/${this.album.id}`);
+      await send("PUT", `dislikes/albums/${encodeURIComponent(this.ref)}`);
       say(`${this.album.title} will not be on the wall`);
-      this.onDislike(this.album.id);
+      this.onDislike(this.catalog ? this.ref : this.album.id);
     } catch (e) { say(e.message); }
   }
 }

@@ -5,12 +5,15 @@ import { Footer } from "./footer.js";
 import { GenreBar, Wall } from "./wall.js";
 import { Search } from "./search.js";
 import { Pages } from "./views.js";
+import { Library } from "./library.js";
 
 const wallView = document.getElementById("wall-view");
 const albumView = document.getElementById("album-view");
 const searchView = document.getElementById("search-view");
 const pageView = document.getElementById("page-view");
 const pages = new Pages(pageView);
+const library = new Library(pageView);
+let pageShown = null;
 
 const wall = new Wall();
 const detail = new AlbumDetail((id) => {
@@ -27,11 +30,11 @@ function showOnly(view) {
 }
 
 async function route() {
-  const match = location.hash.match(/^#\/album\/(\d+)/);
+  const match = location.hash.match(/^#\/(album|catalog)\/([^/]+)/);
   if (match) {
     if (!wallView.hidden) wallScroll = scrollY;
     try {
-      await detail.show(match[1]);
+      if (match[1] === "album") await detail.show(match[2]); else await detail.showCatalog(decodeURIComponent(match[2]));
       showOnly(albumView);
       scrollTo(0, 0);
       document.getElementById("album-title")?.focus({ preventScroll: true });
@@ -42,11 +45,23 @@ async function route() {
     showOnly(searchView);
     return;
   }
+  const shelf = location.hash.match(/^#\/library\/(.+)$/);
+  if (shelf) {
+    if (!wallView.hidden) wallScroll = scrollY;
+    try {
+      await library.show(decodeURIComponent(shelf[1]));
+      pageShown = library;
+      showOnly(pageView);
+      scrollTo(0, 0);
+    } catch (e) { say(e.message); }
+    return;
+  }
   const page = location.hash.match(/^#\/(home|queue|history|import|settings)$/);
   if (page) {
     if (!wallView.hidden) wallScroll = scrollY;
     try {
       await pages.show(page[1]);
+      pageShown = pages;
       showOnly(pageView);
       scrollTo(0, 0);
     } catch (e) { say(e.message); }
@@ -97,7 +112,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 listen((subsystem, detail) => {
-  if (!pageView.hidden) pages.changed(subsystem);
+  if (!pageView.hidden) pageShown?.changed(subsystem);
   if (subsystem === "player" || subsystem === "queue" || subsystem === "options" || subsystem === "mixer") footer.refresh();
   if (subsystem === "feeds" && detail.startsWith("wall") && genres.current.kind === "wall") wall.show({ kind: "wall" }).catch(() => {});
   if (subsystem === "feeds" && detail.startsWith("dial")) get("dial").then(paintDial).catch(() => {});

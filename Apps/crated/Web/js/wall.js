@@ -3,6 +3,8 @@
 import { get, send } from "./api.js";
 
 const size = 300;
+/** Covers added at a time (the daemon's page). */
+const pageSize = 40;
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export class Wall {
@@ -11,6 +13,11 @@ export class Wall {
     this.empty = document.getElementById("wall-empty");
     this.end = document.getElementById("wall-end");
     this.seen = new Set();
+    // The daemon keeps the wall as far as anyone scrolled it: a fresh page shows its start and keeps the rest
+    // here, handing it out a page at a time before asking for more.
+    this.buffer = [];
+    // Albums disliked while the page is open: never shown again, whatever a kept wall still lists.
+    this.disliked = new Set();
     this.feed = { kind: "wall" };
     this.loading = false;
     this.exhausted = false;
@@ -29,9 +36,10 @@ export class Wall {
     await this.scatter();
     this.seen.clear();
     this.list.replaceChildren();
-    this.append(entries);
+    this.buffer = entries.slice(pageSize);
+    this.append(entries.slice(0, pageSize));
     this.updateEmpty();
-    this.more();
+    this.observeAgain();
   }
 
   async firstPage(feed) {
@@ -51,7 +59,13 @@ export class Wall {
 
   /** The next page of the current feed, appended once; albums already shown are never shown again. */
   async more() {
-    if (this.loading || this.exhausted || this.list.children.length === 0) return;
+    if (this.loading || this.list.children.length === 0) return;
+    if (this.buffer.length > 0) {
+      this.append(this.buffer.splice(0, pageSize));
+      this.observeAgain();
+      return;
+    }
+    if (this.exhausted) return;
     this.loading = true;
     const feed = this.feed;
     try {
@@ -70,8 +84,15 @@ export class Wall {
     } finally {
       this.loading = false;
     }
-    // Still on screen (a tall window): keep filling.
-    if (!this.exhausted && this.end.getBoundingClientRect().top < innerHeight * 2) this.more();
+    this.observeAgain();
+  }
+
+  /** The observer speaks only when the end enters or leaves its margin; when it stayed inside (a tall window, a
+   *  short page), observing afresh makes it say so again, and the next page comes. */
+  observeAgain() {
+    if (this.exhausted && this.buffer.length === 0) return;
+    this.observer.unobserve(this.end);
+    this.observer.observe(this.end);
   }
 
   append(entries) {
@@ -79,7 +100,7 @@ export class Wall {
     const fragment = document.createDocumentFragment();
     for (const entry of entries) {
       const id = String(entry.id);
-      if (this.seen.has(id)) continue;
+      if (this.seen.has(id) || this.disliked.has(id) || entry.opinion === "dislike") continue;
       this.seen.add(id);
       fragment.append(tile(entry));
       added++;
@@ -90,6 +111,7 @@ export class Wall {
 
   /** Takes an album off the wall at once (a dislike). */
   remove(id) {
+    this.disliked.add(String(id));
     this.list.querySelector(`[data-album="${CSS.escape(String(id))}"]`)?.remove();
     this.updateEmpty();
   }
@@ -123,7 +145,8 @@ function tile(entry) {
   item.dataset.album = String(entry.id);
   const link = document.createElement("a");
   const local = /^\d+$/.test(String(entry.id));
-  link.href = local ? `#/album/${entry.id}` : (entry.url ?? "#");
+  // Catalog albums (`applemusic:ID`) open their catalog page.
+  link.href = local ? `#/album/${entry.id}` : `#/catalog/${encodeURIComponent(String(entry.id).replace(/^applemusic:/, ""))}`;
   link.setAttribute("aria-label", `${entry.title} — ${entry.artist}`);
   if (entry.artworkURL) {
     const img = document.createElement("img");
