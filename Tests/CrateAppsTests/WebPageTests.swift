@@ -28,7 +28,7 @@ extension AppSuites {
             let plain = try Call.call(daemon.port, "GET", "/web/js/main.js")
             #expect(plain.headers["content-encoding"] == nil && plain.body.contains("import { get, listen, say, send }"))
             // Every module the page imports is there.
-            for module in ["api", "wall", "detail", "footer", "search"] {
+            for module in ["api", "dom", "wall", "detail", "footer", "search", "views", "library"] {
                 #expect(try Call.call(daemon.port, "GET", "/web/js/\(module).js").status == 200, "\(module).js")
             }
             for path in ["/web/nothing.js", "/web/%2e%2e/Package.swift", "/web/js/../../Package.swift"] {

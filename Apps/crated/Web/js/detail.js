@@ -1,6 +1,7 @@
 // The album detail (ADR-117): large art over a blurred, dimmed copy of itself; facts; the tracklist with the
 // now-playing marker; play, play from a track, play next, add to the end, like and dislike.
 import { artwork, clock, get, say, send } from "./api.js";
+import { el } from "./dom.js";
 
 export class AlbumDetail {
   constructor(onDislike) {
@@ -160,13 +161,6 @@ export class AlbumDetail {
       this.onDislike(this.catalog ? this.ref : this.album.id);
     } catch (e) { say(e.message); }
   }
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 function button(text, className, action, pressed) {

@@ -1,21 +1,7 @@
 // Library views: albums (with the sort options), artists, playlists (their tracks in manual order, drag to
 // reorder), favorites and dislikes. Views are drawn from the API; events redraw the one on screen.
 import { artwork, clock, get, say, send } from "./api.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(text, action, label) {
-  const b = el("button", "", text);
-  b.type = "button";
-  if (label) b.setAttribute("aria-label", label);
-  b.addEventListener("click", () => Promise.resolve(action()).catch((e) => say(e.message)));
-  return b;
-}
+import { actionButton as button, el } from "./dom.js";
 
 /** A grid of covers linking to each album's detail (the wall's look, without its feed). */
 export function albumGrid(albums, label) {

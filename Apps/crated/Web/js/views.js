@@ -1,21 +1,7 @@
 // The rest of the app: Home, Queue (drag to reorder), History, Import (live progress) and Settings (read-only).
 // Each view reads the API when shown and again when an event says its data changed.
 import { artwork, clock, get, say, send } from "./api.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(text, action, label) {
-  const b = el("button", "", text);
-  b.type = "button";
-  if (label) b.setAttribute("aria-label", label);
-  b.addEventListener("click", () => Promise.resolve(action()).catch((e) => say(e.message)));
-  return b;
-}
+import { actionButton as button, el } from "./dom.js";
 
 function heading(text) {
   const h = el("h1", "", text);
