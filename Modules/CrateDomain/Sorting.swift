@@ -52,7 +52,5 @@ public enum SortName {
         return folded
     }
 
-    static func fold(_ s: String) -> String {
-        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
+    static func fold(_ s: String) -> String { SearchFolding.fold(s) }
 }

@@ -123,7 +123,7 @@ extension LibraryStore {
         }.prefix(max(0, limit)).map { $0 }
     }
 
-    private static func folded(_ s: String) -> String { s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+    private static func folded(_ s: String) -> String { SearchFolding.fold(s) }
 
     private static func foldedWords(_ s: String) -> [String] { folded(s).split(whereSeparator: \.isWhitespace).map(String.init) }
 }

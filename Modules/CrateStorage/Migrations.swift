@@ -265,6 +265,18 @@ enum Migrations {
             // The two colours of the player's gradient (ADR-121), "#rrggbb #rrggbb"; NULL until computed.
             try db.execute(sql: "ALTER TABLE artwork ADD COLUMN colors TEXT")
         }
+        m.registerMigration("v8: search and sort fold ø, ł, ı, ß, đ, æ, œ, þ") { db in
+            // The index stores the plain spelling of letters Unicode does not decompose (SearchFolding): built again.
+            try SearchIndex.drop(db)
+            try SearchIndex.create(db)
+            // Sort keys of names with such letters ("Øystein" sorted after "Z").
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, sort_name FROM artist") {
+                let name: String = row["name"]
+                guard SearchFolding.plain(name) != name || (row["sort_name"] as String?).map({ SearchFolding.plain($0) != $0 }) == true else { continue }
+                try db.execute(sql: "UPDATE artist SET sort_key = ? WHERE id = ?",
+                               arguments: [SortName.key(name, sortTag: row["sort_name"]), row["id"] as Int64])
+            }
+        }
         return m
     }
 }

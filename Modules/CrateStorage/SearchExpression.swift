@@ -1,3 +1,5 @@
+import CrateDomain
+
 /// Turns typed words into FTS5 MATCH expressions: every word is a prefix ("jud" finds "Jude"), and a
 /// word with punctuation inside matches its compact form or its parts in a row ("r.e.m." finds
 /// "R.E.M." as "rem" or as "r e m"). Only letters and digits reach the expression, so nothing a user
@@ -5,7 +7,8 @@
 enum SearchExpression {
     /// The expression for one word, or nil when it has no letters or digits.
     static func term(_ word: String) -> String? {
-        let runs = word.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        // The index spells ø, ł, ß … plainly (SearchFolding); so does the query.
+        let runs = SearchFolding.plain(word).split { !($0.isLetter || $0.isNumber) }.map(String.init)
         guard let first = runs.first else { return nil }
         if runs.count == 1 { return "\"\(first)\"*" }
         return "(\"\(runs.joined())\"* OR \"\(runs.joined(separator: " "))\"*)"

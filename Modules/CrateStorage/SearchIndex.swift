@@ -1,3 +1,4 @@
+import CrateDomain
 import GRDB
 import Foundation
 
@@ -11,11 +12,13 @@ enum SearchIndex {
     /// index entry instead of every token that starts with them (p99 of a 1-word query fell ~10×).
     static let tokenizer = "tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'"
 
-    /// `expr`, followed by its compact form when that differs.
+    /// `expr` with the letters Unicode does not decompose spelled plainly (ø → o: `SearchFolding`), followed by its
+    /// compact form when that differs. The two are built side by side, not one inside the other: SQLite's parser
+    /// allows only so many nested calls in a trigger.
     static func searchable(_ expr: String) -> String {
         var compact = "(\(expr))"
         for mark in [".", "/", "-", "''", "’", "&", "+"] { compact = "replace(\(compact), '\(mark)', '')" }
-        return "((\(expr)) || CASE WHEN \(compact) <> (\(expr)) THEN ' ' || \(compact) ELSE '' END)"
+        return "(\(SearchFolding.sql("(\(expr))")) || CASE WHEN \(compact) <> (\(expr)) THEN ' ' || \(compact) ELSE '' END)"
     }
 
     /// The track row as indexed: display fields, so overrides are found.
@@ -51,6 +54,14 @@ enum SearchIndex {
             DELETE FROM \(table)_fts WHERE rowid = old.id;
         END;
         """
+    }
+
+    /// Every index table and trigger, dropped (to build them again with `create` when the indexed form changes).
+    static func drop(_ db: Database) throws {
+        for table in ["artist", "album", "track", "override", "playlist", "lyrics"] {
+            for event in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER IF EXISTS \(table)_fts_\(event)") }
+        }
+        for table in ["artist", "album", "track", "playlist", "lyrics"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)_fts") }
     }
 
     static func create(_ db: Database) throws {
@@ -98,17 +109,19 @@ enum SearchIndex {
             \(nameTriggers("playlist"))
 
             CREATE TRIGGER lyrics_fts_insert AFTER INSERT ON lyrics BEGIN
-                INSERT INTO lyrics_fts (rowid, text) VALUES (new.track_id, new.text);
+                INSERT INTO lyrics_fts (rowid, text) VALUES (new.track_id, \(SearchFolding.sql("new.text")));
             END;
             CREATE TRIGGER lyrics_fts_update AFTER UPDATE ON lyrics BEGIN
                 DELETE FROM lyrics_fts WHERE rowid = old.track_id;
-                INSERT INTO lyrics_fts (rowid, text) VALUES (new.track_id, new.text);
+                INSERT INTO lyrics_fts (rowid, text) VALUES (new.track_id, \(SearchFolding.sql("new.text")));
             END;
             CREATE TRIGGER lyrics_fts_delete AFTER DELETE ON lyrics BEGIN
                 DELETE FROM lyrics_fts WHERE rowid = old.track_id;
             END;
 
             INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name")) FROM artist;
+            INSERT INTO playlist_fts (rowid, name) SELECT id, \(searchable("name")) FROM playlist;
+            INSERT INTO lyrics_fts (rowid, text) SELECT track_id, \(SearchFolding.sql("text")) FROM lyrics;
             \(albumRow("al.id").replacingOccurrences(of: "WHERE al.id = al.id", with: ""))
             \(trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: ""))
             """)
@@ -130,7 +143,7 @@ enum SearchIndex {
         try run("album", albumRow("al.id").replacingOccurrences(of: "WHERE al.id = al.id", with: "WHERE al.id NOT IN (SELECT rowid FROM album_fts)"))
         try run("track", trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: "WHERE t.id NOT IN (SELECT rowid FROM track_fts)"))
         try run("playlist", "INSERT INTO playlist_fts (rowid, name) SELECT id, \(searchable("name")) FROM playlist WHERE id NOT IN (SELECT rowid FROM playlist_fts)")
-        try run("lyrics", "INSERT INTO lyrics_fts (rowid, text) SELECT track_id, text FROM lyrics WHERE track_id NOT IN (SELECT rowid FROM lyrics_fts)")
+        try run("lyrics", "INSERT INTO lyrics_fts (rowid, text) SELECT track_id, \(SearchFolding.sql("text")) FROM lyrics WHERE track_id NOT IN (SELECT rowid FROM lyrics_fts)")
         return changed
     }
 }
