@@ -108,12 +108,16 @@ struct Seek: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Seek in the current track: 90, 1:30 (absolute), +10 or -10 (relative seconds).")
     @OptionGroup var options: DaemonOptions
-    @Argument(help: "Position.") var position: String
+    // `allUnrecognized`: a plain argument would make the parser read "-10" as an unknown option.
+    @Argument(parsing: .allUnrecognized, help: "Position: 90, 1:30, +10 or -10.") var position: [String]
     func run() async throws {
-        let text = position.trimmingCharacters(in: .whitespaces)
+        guard position.count == 1, let given = position.first else {
+            throw ValidationError("give one position: 90, 1:30, +10 or -10")
+        }
+        let text = given.trimmingCharacters(in: .whitespaces)
         let relative = text.hasPrefix("+") || text.hasPrefix("-")
         guard let seconds = Self.seconds(relative ? String(text.dropFirst()) : text) else {
-            throw ValidationError("'\(position)' is not a position: use 90, 1:30, +10 or -10")
+            throw ValidationError("'\(given)' is not a position: use 90, 1:30, +10 or -10")
         }
         let body: [String: Any] = relative ? ["delta": text.hasPrefix("-") ? -seconds : seconds] : ["position": seconds]
         try options.show(try await options.client().command("player/seek", body))
@@ -133,10 +137,12 @@ struct Seek: AsyncParsableCommand {
 struct Volume: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show or set the volume: 50, +5, -5.")
     @OptionGroup var options: DaemonOptions
-    @Argument(help: "0–100, or a change like +5 / -5.") var value: String?
+    // `allUnrecognized`, as for seek: "-5" is a change, not an option.
+    @Argument(parsing: .allUnrecognized, help: "0–100, or a change like +5 / -5.") var values: [String] = []
     func run() async throws {
         let client = try await options.client()
-        guard let value else { return try options.show(try await client.send("GET", "player", as: PlayerStatus.self)) }
+        guard values.count <= 1 else { throw ValidationError("give one volume: 0–100, +5 or -5") }
+        guard let value = values.first else { return try options.show(try await client.send("GET", "player", as: PlayerStatus.self)) }
         guard let n = Int(value.hasPrefix("+") ? String(value.dropFirst()) : value) else {
             throw ValidationError("'\(value)' is not a volume: use 0–100, +5 or -5")
         }

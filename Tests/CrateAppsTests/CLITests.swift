@@ -26,6 +26,31 @@ extension AppSuites {
             #expect(listed.stdout.contains("Other — Tape") && listed.stdout.contains("Side 2"))
         }
 
+        /// Issue 16, item 5: taking a favorite back leaves a dislike alone, directly and through the daemon.
+        @Test func removingAFavoriteKeepsADislike() throws {
+            let app = try AppHarness()
+            _ = try app.crate("import", "--mode", "reference", try app.makeMusic().path)
+            #expect(try app.crate("dislike", "Tape").status == 0)
+            #expect(try app.crate("fav", "album", "Tape", "--remove").status == 0)
+            #expect(try app.crate("dislike").stdout.contains("Tape"))
+            let daemon = try Daemon(app)
+            #expect(try app.crate("fav", "album", "Tape", "--remove", env: daemon.env).status == 0)
+            #expect(try app.crate("dislike", env: daemon.env).stdout.contains("Tape"))
+        }
+
+        /// Issue 16, item 10: `-5` is a change, not an unknown option.
+        @Test func negativeAndPositiveChangesAreAccepted() throws {
+            let app = try AppHarness()
+            let daemon = try Daemon(app)
+            let down = try app.crate("volume", "-5", env: daemon.env)
+            #expect(down.status == 0 && down.stdout.contains("volume: 95"), "\(down.stderr)")
+            let up = try app.crate("volume", "+3", env: daemon.env)
+            #expect(up.status == 0 && up.stdout.contains("volume: 98"), "\(up.stderr)")
+            let seek = try app.crate("seek", "-5", env: daemon.env)
+            #expect(!seek.stderr.contains("Unknown option") && !seek.stderr.contains("Usage"), "\(seek.stderr)")
+            #expect(try app.crate("seek", "-x", env: daemon.env).stderr.contains("is not a position"))
+        }
+
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)

@@ -121,7 +121,8 @@ import WAVFileOutput
             case let .failed(_, reason): Issue.record("the stream failed: \(reason)")
             default: break
             }
-            if titles.count >= 2 || { if case .failed = event { true } else { false } }() { break }
+            // Titles come from the decoder, which runs ahead of the output: wait for the sound's start too.
+            if (titles.count >= 2 && started != nil) || { if case .failed = event { true } else { false } }() { break }
         }
         guardrail.cancel()
         // Three seconds of sound reached the output before it stops (the titles come from the decoder, ahead).

@@ -52,6 +52,7 @@ extension FeedService {
     private func setOpinion(_ ref: String, _ opinion: Opinion) async throws -> OpinionOutcome {
         let album = try await resolve(ref)
         try store(album, opinion)
+        if opinion == .dislike { dropFromKeptFeeds(album) }
         // The same event the favorites routes publish, so clients need one rule.
         events?.publish(CrateEvent("library", "album \(FeedAlbumRef.text(album)): \(opinion.rawValue)"))
         var outcome = OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist,

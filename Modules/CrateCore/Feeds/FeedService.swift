@@ -20,6 +20,13 @@ public actor FeedService {
     let events: EventBus?
     private var wall: FeedState?
     private var genreFeed: FeedState?
+
+    /// A disliked album leaves the kept wall and genre feed at once (not only at the next regeneration).
+    func dropFromKeptFeeds(_ album: Album) {
+        let key = FeedKey.of(album)
+        wall?.entries.removeAll { FeedKey.of($0.album) == key }
+        genreFeed?.entries.removeAll { FeedKey.of($0.album) == key }
+    }
     private var regeneration: Task<Void, Never>?
     /// The wall being composed, and which regeneration it is (the newest one wins).
     private var pendingWall: (generation: Int, task: Task<FeedState, Never>)?

@@ -117,6 +117,18 @@ import CrateStorage
         await #expect(throws: (any Error).self) { try await feeds.like("no such album at all") }
     }
 
+    /// Issue 16, item 17: a dislike takes the album off the kept wall at once, without a regeneration.
+    @Test func aDislikeLeavesTheKeptWallAtOnce() async throws {
+        let runtime = try library()
+        let feeds = runtime.feeds(seed: 3)
+        let kept = await feeds.wall()
+        let first = try #require(kept.entries.first)
+        _ = try await feeds.dislike(first.id)
+        let after = await feeds.wall()
+        #expect(!after.entries.contains { $0.id == first.id })
+        #expect(after.entries.count == kept.entries.count - 1 && after.generatedAt == kept.generatedAt)
+    }
+
     @Test func aCatalogAlbumCannotBeLikedWithoutACatalog() async throws {
         let runtime = try library()
         await #expect(throws: FeedError.self) { try await runtime.feeds().like("applemusic:1616728060") }
