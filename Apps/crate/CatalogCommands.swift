@@ -181,7 +181,7 @@ struct CatalogLibraryAdd: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await options.global.runtime()
         try await userFacingAsync { try await runtime.catalog.client().addToLibrary(albumIDs: albums) }
-        print("Added \(albums.count) albums to the library.")
+        print("Added \(counted(albums.count, "album")) to the library.")
     }
 }
 

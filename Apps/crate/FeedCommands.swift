@@ -190,7 +190,7 @@ enum FeedPrinter {
     static func print(_ page: FeedPage, title: String, onlyNewest: Bool) {
         let dial = CrateDial(parsing: page.dial)?.title ?? page.dial
         let shown = onlyNewest ? Array(page.entries.suffix(page.newest)) : page.entries
-        Swift.print("\(title) — \(dial): \(shown.count) albums\(onlyNewest ? " more (page \(page.pages))" : "")")
+        Swift.print("\(title) — \(dial): \(counted(shown.count, "album"))\(onlyNewest ? " more (page \(page.pages))" : "")")
         let bySignal = Dictionary(grouping: page.contributions, by: \.signal)
         let summary = SignalID.allCases.compactMap { id -> String? in
             guard let parts = bySignal[id.rawValue] else { return nil }
@@ -216,7 +216,7 @@ enum FeedPrinter {
         Swift.print("Signals (asked for a few albums each):")
         for s in report.signals {
             let name = SignalID(rawValue: s.signal)?.title ?? s.signal
-            let state = s.error.map { "failed: \($0)" } ?? (s.albums > 0 ? "live, \(s.albums) albums" : "nothing to offer")
+            let state = s.error.map { "failed: \($0)" } ?? (s.albums > 0 ? "live, \(counted(s.albums, "album"))" : "nothing to offer")
             Swift.print("  \(s.feed.padding(toLength: 10, withPad: " ", startingAt: 0)) \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.source.padding(toLength: 8, withPad: " ", startingAt: 0)) \(state)")
         }
         if report.unmappedGenres.isEmpty {

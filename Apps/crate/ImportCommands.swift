@@ -99,7 +99,7 @@ struct ImportFiles: AsyncParsableCommand {
             try runtime.library.importPaths(paths, mode: mode, deleteOriginals: deleteOriginals ? true : nil, progress: progress)
         }
         let counts = try userFacing { try runtime.collection.counts() }
-        if !output.json { print("Library: \(counts.albums) albums, \(counts.tracks) tracks, \(counts.artists) artists") }
+        if !output.json { print("Library: \(counted(counts.albums, "album")), \(counted(counts.tracks, "track")), \(counted(counts.artists, "artist"))") }
     }
 }
 

@@ -114,7 +114,15 @@ struct ArtworkRepair: AsyncParsableCommand {
     }
 }
 
-/// 1.2 MB style sizes.
+/// 1.2 MB style sizes; "0 bytes", never "Zero KB".
 func bytes(_ n: Int64) -> String {
-    ByteCountFormatter.string(fromByteCount: n, countStyle: .file)
+    let formatter = ByteCountFormatter()
+    formatter.countStyle = .file
+    formatter.allowsNonnumericFormatting = false
+    return formatter.string(fromByteCount: n)
+}
+
+/// "1 album", "2 albums": a count with its noun in the right number.
+func counted(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
 }

@@ -40,7 +40,7 @@ enum Line {
     }
 
     static func artist(_ a: Artist) -> String {
-        "\(pad(String(a.id), 5))\(mark(a.favorite))\(a.name)  [\(a.albumCount) albums, \(a.trackCount) tracks]"
+        "\(pad(String(a.id), 5))\(mark(a.favorite))\(a.name)  [\(counted(a.albumCount, "album")), \(counted(a.trackCount, "track"))]"
     }
 
     static func playlist(_ p: Playlist) -> String {

@@ -51,6 +51,18 @@ extension AppSuites {
             #expect(try app.crate("seek", "-x", env: daemon.env).stderr.contains("is not a position"))
         }
 
+        /// Issue 16, item 19: "1 album", not "1 albums"; "0 bytes", not "Zero KB".
+        @Test func countsAndSizesReadAsEnglish() throws {
+            let app = try AppHarness()
+            let music = try app.makeMusic()
+            try FileManager.default.removeItem(at: music.appendingPathComponent("Other"))
+            let imported = try app.crate("import", "--mode", "reference", music.path)
+            #expect(imported.stdout.contains("Library: 1 album, 3 tracks, 1 artist"), "\(imported.stdout)")
+            let status = try app.crate("library")
+            #expect(!status.stdout.contains("Zero") && status.stdout.contains("0 bytes"), "\(status.stdout)")
+            #expect(try app.crate("artists").stdout.contains("[1 album, 3 tracks]"))
+        }
+
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
