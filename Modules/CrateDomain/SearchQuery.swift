@@ -2,7 +2,7 @@ public import Foundation
 
 /// What a user typed into search, parsed. Free words match by prefix everywhere; the beets-style parts
 /// narrow it: `artist:beat`, `album:abbey`, `title:jude`, `genre:rock`, `year:1990..1999`, `added:-30d..`,
-/// `^word` (must not match), and a trailing sort such as `year-` or `title+`.
+/// `^word` (must not match), `^artist:x` (that field must not match), and a trailing sort such as `year-` or `title+`.
 public struct SearchQuery: Sendable, Hashable, Codable {
     public enum TextField: String, Sendable, Codable, CaseIterable {
         case artist, album, title, genre
@@ -35,6 +35,8 @@ public struct SearchQuery: Sendable, Hashable, Codable {
     public var words: [String] = []
     public var excluded: [String] = []
     public var fields: [TextField: [String]] = [:]
+    /// `^artist:x`: results whose field matches are left out.
+    public var excludedFields: [TextField: [String]] = [:]
     public var year: Range<Int>?
     /// Seconds since 1970.
     public var added: Range<Double>?
@@ -44,7 +46,7 @@ public struct SearchQuery: Sendable, Hashable, Codable {
 
     /// True when the query narrows by more than free words (such queries skip the artist, playlist and
     /// lyrics groups, which have no years, genres or dates).
-    public var hasFilters: Bool { !fields.isEmpty || year != nil || added != nil }
+    public var hasFilters: Bool { !fields.isEmpty || !excludedFields.isEmpty || year != nil || added != nil }
     public var isEmpty: Bool { words.isEmpty && excluded.isEmpty && !hasFilters }
 
     /// Parses `text`; `now` anchors relative dates (`added:-30d..`).
@@ -53,7 +55,17 @@ public struct SearchQuery: Sendable, Hashable, Codable {
         let terms = text.split(whereSeparator: \.isWhitespace).map(String.init)
         for (i, term) in terms.enumerated() {
             if term.hasPrefix("^"), term.count > 1 {
-                query.excluded.append(String(term.dropFirst()))
+                let rest = String(term.dropFirst())
+                if let colon = rest.firstIndex(of: ":"), colon != rest.startIndex {
+                    let name = rest[..<colon].lowercased(), value = String(rest[rest.index(after: colon)...])
+                    if let field = TextField(rawValue: name) {
+                        guard !value.isEmpty else { throw .emptyValue(field: name) }
+                        query.excludedFields[field, default: []].append(value)
+                        continue
+                    }
+                    if name == "year" || name == "added" { throw .cannotNegate(field: name) }
+                }
+                query.excluded.append(rest)
             } else if i == terms.count - 1, let sort = parseSort(term) {
                 query.sort = sort
             } else if let colon = term.firstIndex(of: ":"), colon != term.startIndex {
@@ -76,9 +88,12 @@ public struct SearchQuery: Sendable, Hashable, Codable {
         if let field = TextField(rawValue: name) {
             fields[field, default: []].append(value)
         } else if name == "year" {
-            year = try Self.range(value, field: "year") { Int($0).flatMap { (1...9999).contains($0) ? $0 : nil } }
+            let years = try Self.range(value, field: "year") { Int($0).flatMap { (1...9999).contains($0) ? $0 : nil } }
+            if let lower = years.lower, let upper = years.upper, lower > upper { throw .backwards(field: name, value: value) }
+            year = years
         } else {
             let periods = try Self.range(value, field: "added") { Self.period($0, now: now) }
+            if let lower = periods.lower, let upper = periods.upper, lower.start > upper.end { throw .backwards(field: name, value: value) }
             added = Range(lower: periods.lower?.start, upper: periods.upper?.end)
         }
     }
@@ -156,6 +171,10 @@ public struct SearchQuery: Sendable, Hashable, Codable {
 public enum SearchQueryError: Error, Sendable, Hashable, CustomStringConvertible {
     case emptyValue(field: String)
     case badValue(field: String, value: String)
+    /// `year:2000..1990`: a range whose start is after its end (it would find nothing).
+    case backwards(field: String, value: String)
+    /// `^year:…`: ranges are narrowed, not negated.
+    case cannotNegate(field: String)
 
     public var description: String {
         switch self {
@@ -165,6 +184,10 @@ public enum SearchQueryError: Error, Sendable, Hashable, CustomStringConvertible
             "'\(value)' is not a year or a range of years (e.g. year:1997, year:1990..1999, year:2000..)"
         case let .badValue(field, value):
             "'\(value)' is not a date for \(field): (e.g. added:-30d.., added:2026-01-01..2026-06-30; units d w m y)"
+        case let .backwards(field, value):
+            "\(field):\(value) runs backwards: put the earlier end first (\(field):\(value.components(separatedBy: "..").reversed().joined(separator: "..")))"
+        case let .cannotNegate(field):
+            "^\(field): cannot be negated: narrow the range instead (e.g. \(field == "year" ? "year:..1989 or year:2000.." : "added:..2025-12-31"))"
         }
     }
 }

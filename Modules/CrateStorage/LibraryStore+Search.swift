@@ -121,8 +121,17 @@ extension LibraryStore {
             guard let column = plan.columns[field] else { return nil }
             if let expr = SearchExpression.all(values, column: column) { match.append(expr) }
         }
-        if !match.isEmpty, query.fields[.genre] == nil, query.year == nil, query.added == nil, query.sort == nil {
-            return try indexOnly(plan, match: match.joined(separator: " AND "), excluded: SearchExpression.any(query.excluded),
+        // Exclusions: words anywhere, and `^field:x` in that field's column (a group without the column keeps all).
+        var exclusions: [String] = []
+        if let words = SearchExpression.any(query.excluded) { exclusions.append(words) }
+        for (field, values) in query.excludedFields.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where field != .genre {
+            guard let column = plan.columns[field] else { continue }
+            exclusions += values.compactMap(SearchExpression.term).map { "\(column) : \($0)" }
+        }
+        let excludedExpression = exclusions.isEmpty ? nil : exclusions.joined(separator: " OR ")
+        if !match.isEmpty, query.fields[.genre] == nil, query.excludedFields[.genre] == nil, query.year == nil, query.added == nil,
+           query.sort == nil {
+            return try indexOnly(plan, match: match.joined(separator: " AND "), excluded: excludedExpression,
                                  offset: offset, limit: limit, db)
         }
         var conditions: [String] = []
@@ -132,8 +141,13 @@ extension LibraryStore {
             guard let column = plan.genre else { return nil }
             for g in genres {
                 conditions.append("\(column) LIKE ? ESCAPE '\\'")
-                arguments.append("%" + g.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                    .replacingOccurrences(of: "_", with: "\\_") + "%")
+                arguments.append(Self.containsPattern(g))
+            }
+        }
+        if let genres = query.excludedFields[.genre], let column = plan.genre {
+            for g in genres {
+                conditions.append("(\(column) IS NULL OR \(column) NOT LIKE ? ESCAPE '\\')")
+                arguments.append(Self.containsPattern(g))
             }
         }
         for (range, column) in [(query.year.map { ($0.lower.map(Double.init), $0.upper.map(Double.init)) }, plan.year),
@@ -143,7 +157,7 @@ extension LibraryStore {
             if let lower = range.0 { conditions.append("\(column) >= ?"); arguments.append(lower) }
             if let upper = range.1 { conditions.append("\(column) <= ?"); arguments.append(upper) }
         }
-        if let excluded = SearchExpression.any(query.excluded) {
+        if let excluded = excludedExpression {
             conditions.append("\(plan.idColumn) NOT IN (SELECT rowid FROM \(plan.fts) WHERE \(plan.fts) MATCH ?)")
             arguments.append(excluded)
         }
@@ -162,6 +176,12 @@ extension LibraryStore {
         let ids = try Int64.fetchAll(db, sql: "SELECT \(plan.idColumn) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
                                      arguments: StatementArguments(arguments + [limit, offset]))
         return (ids, total)
+    }
+
+    /// A LIKE pattern for "contains `text`", with LIKE's own characters escaped (`ESCAPE '\\'`).
+    static func containsPattern(_ text: String) -> String {
+        "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
     /// Above this many matches a group is listed in library order instead of by bm25: ranking tens of

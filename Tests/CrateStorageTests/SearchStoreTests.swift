@@ -68,6 +68,19 @@ import Testing
         #expect(try store.albumArtists().map(\.name) == ["Abba", "Łukasz Pawlak", "Ørjan", "Øystein Sevåg", "Zappa"])
     }
 
+    /// Issue 16, item 2: `^artist:x` leaves that artist out (it was ignored); a backwards range is an error.
+    @Test func aNegatedFieldTermLeavesItsMatchesOut() throws {
+        try saveFieldLibrary()
+        #expect(Set(albums(try search("^artist:beatles"))) == ["Thriller", "Kind of Blue"])
+        #expect(tracks(try search("be ^artist:jackson")).allSatisfy { !["Beat It", "Billie Jean"].contains($0) })
+        #expect(tracks(try search("be")).contains("Beat It"))
+        #expect(Set(albums(try search("^genre:rock"))) == ["Thriller", "Kind of Blue"])
+        #expect(albums(try search("year:1960.. ^album:abbey")).sorted() == ["Let It Be", "Please Please Me", "Thriller"])
+        #expect(throws: SearchQueryError.backwards(field: "year", value: "2000..1990")) { try SearchQuery.parse("year:2000..1990") }
+        #expect(SearchQueryError.backwards(field: "year", value: "2000..1990").description.contains("year:1990..2000"))
+        #expect(throws: SearchQueryError.cannotNegate(field: "year")) { try SearchQuery.parse("^year:1990..1999") }
+    }
+
     /// A library indexed before v8 is indexed again by the migration.
     @Test func theMigrationRebuildsTheIndexWithTheFolding() throws {
         try fx.save("/m/soren", [TrackTags(title: "Hymn", artist: "Søren Trio", albumArtist: "Søren Trio", album: "Nord", date: "2001")])
