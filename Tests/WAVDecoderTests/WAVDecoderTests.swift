@@ -173,7 +173,8 @@ import WAVDecoder
 
     /// A mono 44.1 kHz WAV: `fmt ` (extensible when `validBits` is given), an optional odd-sized
     /// `junk` chunk, then `data`.
-    private func wav(tag: UInt32, container: Int, validBits: Int? = nil, samples: [UInt8], junk: [UInt8]? = nil) -> Data {
+    private func wav(tag: UInt32, container: Int, validBits: Int? = nil, samples: [UInt8], junk: [UInt8]? = nil,
+                     extra: [(String, [UInt8])] = []) -> Data {
         let blockAlign = UInt32(container / 8)
         var fmt = le(validBits == nil ? tag : 0xFFFE, 2) + le(1, 2) + le(44100, 4) + le(44100 * blockAlign, 4)
         fmt += le(blockAlign, 2) + le(UInt32(container), 2)
@@ -186,7 +187,38 @@ import WAVDecoder
             Array(id.utf8) + le(UInt32(body.count), 4) + body + (body.count % 2 == 1 ? [0] : [])
         }
         let body = Array("WAVE".utf8) + chunk("fmt ", fmt) + (junk.map { chunk("junk", $0) } ?? []) + chunk("data", samples)
+            + extra.flatMap { chunk($0.0, $0.1) }
         return Data(Array("RIFF".utf8) + le(UInt32(body.count), 4) + body)
+    }
+
+    /// Issue 16, item 4: the `id3 ` chunk Picard, mutagen and Mp3tag write is read (only LIST/INFO was), in
+    /// ID3v2.4 (UTF-8) and v2.3 (UTF-16 with a BOM); where a file has both, ID3 wins and INFO fills gaps.
+    @Test func readsTheID3Chunk() throws {
+        func syncsafe(_ n: Int) -> [UInt8] { [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] }
+        func be(_ n: Int) -> [UInt8] { [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] }
+        func tag(version: UInt8, _ frames: [(String, [UInt8])]) -> [UInt8] {
+            let body = frames.flatMap { id, b in Array(id.utf8) + (version == 4 ? syncsafe(b.count) : be(b.count)) + [0, 0] + b }
+            return Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count + 16) + body + [UInt8](repeating: 0, count: 16)
+        }
+        func utf8(_ text: String) -> [UInt8] { [3] + Array(text.utf8) }
+        func utf16(_ text: String) -> [UInt8] { [1, 0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+        let v24 = tag(version: 4, [("TIT2", utf8("Ünïcode Song")), ("TPE1", utf8("Søren")), ("TALB", utf8("Nord")),
+                                   ("TRCK", utf8("3/12")), ("TCON", utf8("Jazz\u{0}Bebop")),
+                                   ("TXXX", utf8("ALBUMARTIST") + [0] + Array("Various Artists".utf8))])
+        let v23 = tag(version: 3, [("TIT2", utf16("Wide Title")), ("TPE1", utf16("Ça va")), ("TPOS", utf16("2/2"))])
+        let info = Array("INFO".utf8) + Array("INAM".utf8) + le(4, 4) + Array("Old\u{0}".utf8)
+            + Array("ICRD".utf8) + le(6, 4) + Array("1999\u{0}\u{0}".utf8)
+        let dir = try Fixture.temporaryDirectory("crate-wav-id3")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let samples = [UInt8](repeating: 0, count: 200)
+        for (name, extra) in [("v24.wav", [("LIST", info), ("id3 ", v24)]), ("v23.wav", [("ID3 ", v23)])] {
+            try wav(tag: 1, container: 16, samples: samples, extra: extra).write(to: dir.appendingPathComponent(name))
+        }
+        let a = try plugin.probe(dir.appendingPathComponent("v24.wav")).tags
+        #expect(a.title == "Ünïcode Song" && a.artist == "Søren" && a.album == "Nord" && a.trackNumber == 3 && a.trackTotal == 12)
+        #expect(a.albumArtist == "Various Artists" && a.genre == "Jazz" && a.date == "1999", "\(a)")
+        let b = try plugin.probe(dir.appendingPathComponent("v23.wav")).tags
+        #expect(b.title == "Wide Title" && b.artist == "Ça va" && b.discNumber == 2 && b.discTotal == 2, "\(b)")
     }
 
     /// Lossless and sample-exact: after any seek the rest of the file is exactly the straight decode's.

@@ -33,7 +33,7 @@ public struct WAVDecoderPlugin: DecoderPlugin {
     }
 }
 
-/// Where the samples are and how they are stored, from the `fmt `, `data` and `LIST/INFO` chunks.
+/// Where the samples are and how they are stored, from the `fmt `, `data`, `LIST/INFO` and `id3 ` chunks.
 struct WAVLayout {
     enum Encoding {
         case unsigned8, signed16, signed24, signed32, float32, float64
@@ -84,6 +84,8 @@ struct WAVLayout {
         var format: (encoding: Encoding, channels: Int, rate: Int, bits: Int, blockAlign: Int)?
         var data: (offset: UInt64, length: UInt64)?
         var mapper = TagMapper()
+        // INFO is read after the loop, below an ID3 tag: tools that write both put more in ID3 (totals, album artist).
+        var info: [UInt8]?
         // The RIFF size field is often wrong (streamed writers); the real file length is what counts.
         var offset: UInt64 = 12
         var chunks = 0
@@ -115,8 +117,10 @@ struct WAVLayout {
                 format = try Self.parseFormat(try file.read(at: body, count: Int(size)), name: name)
             case "data" where data == nil:
                 data = (body, size)
-            case "LIST" where size >= 4 && size <= Self.maxListSize:
-                Self.parseInfo(try file.read(at: body, count: Int(size)), into: &mapper)
+            case "LIST" where size >= 4 && size <= Self.maxListSize && info == nil:
+                info = try file.read(at: body, count: Int(size))
+            case let tag where (tag == "id3 " || tag == "ID3 ") && size >= 10 && size <= Self.maxListSize:
+                ID3Chunk.read(try file.read(at: body, count: Int(size)), into: &mapper)
             default:
                 break
             }
@@ -124,6 +128,7 @@ struct WAVLayout {
             offset = body + size + (size & 1)
         }
 
+        if let info { Self.parseInfo(info, into: &mapper) }
         guard let format else { throw fail(data == nil ? "not a WAV file: no fmt or data chunk" : "damaged WAV file: no fmt chunk") }
         guard let data else { throw fail("damaged WAV file: no data chunk") }
         encoding = format.encoding
