@@ -19,6 +19,51 @@ struct Crate: AsyncParsableCommand {
             Stations.self, PlayURL.self, Status.self, Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Prev.self, Seek.self, Volume.self,
             Repeat.self, Shuffle.self, StopAfterAlbum.self, PlayAlbum.self, Queue.self, History.self, Watch.self,
         ])
+
+    /// ArgumentParser's entry, with two habits of other CLIs: `--config FILE` before the command (it is passed on as
+    /// `$CRATE_CONFIG`, which every command reads), and "did you mean" for a mistyped command.
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        while let first = arguments.first, first == "--config" || first.hasPrefix("--config=") {
+            if first == "--config" {
+                guard arguments.count > 1 else { break }
+                setenv("CRATE_CONFIG", arguments[1], 1)
+                arguments.removeFirst(2)
+            } else {
+                setenv("CRATE_CONFIG", String(first.dropFirst("--config=".count)), 1)
+                arguments.removeFirst()
+            }
+        }
+        if let first = arguments.first, !first.hasPrefix("-"), let suggestion = suggestion(for: first) {
+            FileHandle.standardError.write(Data("crate: '\(first)' is not a command. Did you mean '\(suggestion)'? (crate --help lists them)\n".utf8))
+            Foundation.exit(64)
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand { try await command.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The nearest command name to a word that is none (within two edits), or nil when the word is a command.
+    static func suggestion(for word: String) -> String? {
+        let names = configuration.subcommands.map { command in command._commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        let scored = names.map { ($0, editDistance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }
+        return scored.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var row = [i + 1]
+            for (j, y) in b.enumerated() { row.append(min(previous[j + 1] + 1, row[j] + 1, previous[j] + (x == y ? 0 : 1))) }
+            previous = row
+        }
+        return previous[b.count]
+    }
 }
 
 /// Options every command shares.

@@ -63,6 +63,20 @@ extension AppSuites {
             #expect(try app.crate("artists").stdout.contains("[1 album, 3 tracks]"))
         }
 
+        /// Issue 16, item 11: `--config` before the command works; a mistyped command gets "did you mean".
+        @Test func configBeforeTheCommandAndDidYouMean() throws {
+            let app = try AppHarness()
+            let file = app.home.appendingPathComponent("other.yaml")
+            try "http:\n  address: 127.0.0.1:7777\n".write(to: file, atomically: true, encoding: .utf8)
+            let before = try app.crate("--config", file.path, "config", "--get", "http.address")
+            #expect(before.status == 0 && before.stdout.contains("127.0.0.1:7777"), "\(before.stderr)")
+            let joined = try app.crate("--config=\(file.path)", "config", "--get", "http.address")
+            #expect(joined.stdout.contains("127.0.0.1:7777"), "\(joined.stderr)")
+            let typo = try app.crate("plya")
+            #expect(typo.status != 0 && typo.stderr.contains("Did you mean 'play'?"), "\(typo.stderr)")
+            #expect(try app.crate("stauts").stderr.contains("Did you mean 'status'?"))
+        }
+
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
