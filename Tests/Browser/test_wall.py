@@ -168,6 +168,8 @@ def test_like_puts_it_in_favorites_and_dislike_takes_it_off_the_wall(page, daemo
     page.goto(daemon.base + f"/#/album/{liked}")
     page.get_by_role("button", name="Like", exact=True).click()
     wait_until("the favorite", lambda: any(a["id"] == liked for a in daemon.get("/api/v1/favorites")["albums"]))
+    # The page has its answer too (navigating on before that would abort its request).
+    page.wait_for_selector("#album-view button[aria-pressed='true']:has-text('Liked')")
     page.goto(daemon.base + "/")
     page.get_by_role("button", name="Favorites", exact=True).click()
     page.wait_for_selector(f"#wall li[data-album='{liked}']")
