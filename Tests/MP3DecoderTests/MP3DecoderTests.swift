@@ -75,6 +75,23 @@ import Testing
 
     /// Lossy, so the check is the signal: level, pitch, and sample alignment with the source (which
     /// only holds if the encoder delay was removed exactly). Small and odd buffers give the same samples.
+    /// Issue 16, item 8: an ID3v2 tag that declares more bytes than the file holds, followed by real audio, plays
+    /// from its first frame (it was "no MPEG audio frames"); all the audio is there, and the length is exact.
+    @Test func aTagSizePastTheEndIsSkippedToTheAudio() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = [UInt8](try Data(contentsOf: file))
+        #expect(bytes.starts(with: Array("ID3".utf8)))
+        let claimed = bytes.count * 2
+        bytes.replaceSubrange(6..<10, with: [claimed >> 21, claimed >> 14, claimed >> 7, claimed].map { UInt8($0 & 0x7F) })
+        let broken = dir.appendingPathComponent("broken-tag.mp3")
+        try Data(bytes).write(to: broken)
+        let original = try DecoderChecks.decodeAll(try plugin.open(file))
+        let probed = try plugin.probe(broken)
+        #expect(probed.info.frames == Int64(original.count / 2))
+        #expect(try DecoderChecks.decodeAll(try plugin.open(broken)) == original)
+    }
+
     @Test func samplesMatchTheSource() throws {
         let (dir, file) = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }

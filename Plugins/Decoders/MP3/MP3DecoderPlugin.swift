@@ -26,18 +26,20 @@ public struct MP3DecoderPlugin: DecoderPlugin {
     }
 
     public func probe(_ url: URL) throws -> ProbedFile {
-        let decoder = try MP3AudioDecoder(url: url, keepingPictures: true)
+        _ = try AudioFileCheck.readableSize(url)
+        let decoder = try MP3AudioDecoder.open(try FileByteStream(url), keepingPictures: true)
         return ProbedFile(tags: decoder.tags(), info: decoder.info, picture: decoder.picture())
     }
 
     public func open(_ url: URL) throws -> any AudioDecoder {
-        try MP3AudioDecoder(url: url)
+        _ = try AudioFileCheck.readableSize(url)
+        return try MP3AudioDecoder.open(try FileByteStream(url))
     }
 
     /// Any stream, through mpg123's reader callbacks; a seekable one with a size is scanned for its exact length,
     /// a live one is not (it has no end to count to).
     public func open(stream: any ByteStream) throws -> any AudioDecoder {
-        try MP3AudioDecoder(stream: stream)
+        try MP3AudioDecoder.open(stream)
     }
 }
 
@@ -74,9 +76,15 @@ public final class MP3AudioDecoder: AudioDecoder {
 
     /// `keepingPictures` makes mpg123 keep the ID3v2 pictures (APIC) for `picture()`; off for playback,
     /// which has no use for them.
-    convenience init(url: URL, keepingPictures: Bool = false) throws {
-        _ = try AudioFileCheck.readableSize(url)
-        try self.init(stream: try FileByteStream(url), keepingPictures: keepingPictures)
+    /// Opens `stream`; when it finds no audio because an ID3v2 tag claims more than the file holds, it reads again
+    /// from the first real frame (`MP3Resync`).
+    static func open(_ stream: any ByteStream, keepingPictures: Bool = false) throws -> MP3AudioDecoder {
+        do {
+            return try MP3AudioDecoder(stream: stream, keepingPictures: keepingPictures)
+        } catch let error as DecodeError where error.reason.hasPrefix("not an MP3 stream") {
+            guard let start = try? MP3Resync.audioStart(of: stream) else { throw error }
+            return try MP3AudioDecoder(stream: try OffsetByteStream(stream, from: start), keepingPictures: keepingPictures)
+        }
     }
 
     /// Reads through mpg123's reader callbacks. A stream that can seek and has a size (a file, a file on a web
