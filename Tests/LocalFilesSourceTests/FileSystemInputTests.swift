@@ -92,7 +92,18 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: scan.root.appendingPathComponent("Linked").path,
                                                    withDestinationPath: outside.path)
         let result = try scan.scan()
-        #expect(result.tracks.map(\.path) == [scan.root.appendingPathComponent("Linked/good.wav").path])
+        // Issue 16, item 7: stored under its real path (it was the link's), so the file outlives the link.
+        #expect(result.tracks.map(\.path) == [outside.resolvingSymlinksInPath().appendingPathComponent("good.wav").path])
+    }
+
+    /// Issue 16, item 7: a broken link to a folder (no audio suffix) is reported, not skipped in silence.
+    @Test func aBrokenLinkToAFolderIsReported() throws {
+        try scan.goodFile(in: scan.root)
+        try FileManager.default.createSymbolicLink(atPath: scan.root.appendingPathComponent("Old Albums").path,
+                                                   withDestinationPath: "/nonexistent/old-albums")
+        let result = try scan.scan()
+        #expect(result.reasons == ["Old Albums": "broken symbolic link to /nonexistent/old-albums"])
+        #expect(result.summary.skipped == 0 && result.summary.failures == 1)
     }
 
     @Test func fileNameThatIsNotUTF8() throws {

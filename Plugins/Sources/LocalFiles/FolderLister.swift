@@ -17,6 +17,14 @@ struct FolderLister {
     func contents(_ listing: FolderListing, everyFile: Bool = false) -> FolderContents {
         let candidates = listing.files.filter { everyFile || FileName.isCandidate($0.name, suffixes: suffixes) }
         var failures = listing.failures
+        // A broken link says so whatever its name: it may have been a folder of music.
+        var brokenLinks = 0
+        for entry in listing.files where Int(entry.type) == Int(DT_LNK) && !everyFile && !FileName.isCandidate(entry.name, suffixes: suffixes) {
+            if case let .failed(code) = entry.status, let path = entry.path {
+                failures.append(ScanFailure(path: entry.displayPath, reason: linkProblem(entry, fd: listing.fd, errno: code, path: path)))
+                brokenLinks += 1
+            }
+        }
         var files: [ListedFile] = []
         for entry in candidates {
             switch check(entry, fd: listing.fd) {
@@ -25,7 +33,7 @@ struct FolderLister {
             }
         }
         return FolderContents(folder: listing.path, files: files, failures: failures, filesSeen: listing.files.count,
-                              skipped: listing.files.count - candidates.count,
+                              skipped: listing.files.count - candidates.count - brokenLinks,
                               folderImage: everyFile ? nil : folderImage(listing), isFolder: !everyFile)
     }
 

@@ -103,7 +103,13 @@ struct FolderWalker {
                 continue
             }
             if let text = FileName.string(name) {
-                let folder = FileName.join(path, text)
+                var folder = FileName.join(path, text)
+                // A folder reached through a link is walked (and its files stored) under its real path: the link
+                // may go, the files stay.
+                if Int(type) == Int(DT_LNK), let real = realpath(folder, nil) {
+                    folder = String(cString: real)
+                    free(real)
+                }
                 // The decoders and the player open files by path, so files below this could never play.
                 if folder.utf8.count < FileProblem.pathMax {
                     subfolders.append(folder)

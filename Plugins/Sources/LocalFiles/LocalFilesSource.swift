@@ -19,7 +19,7 @@ public struct LocalFilesSource: ListingSource {
     }
 
     public func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
-        let path = root.standardizedFileURL.path
+        let path = root.standardizedFileURL.resolvingSymlinksInPath().path
         let lister = FolderLister(suffixes: suffixes)
         guard try Self.isFolder(path) else {
             let listing = FolderListing(path: folderOf(path), fd: AT_FDCWD, files: [FileEntry(absolutePath: path)])
