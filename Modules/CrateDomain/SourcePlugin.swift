@@ -42,9 +42,13 @@ public struct FolderContents: Sendable {
     public var folderImage: String?
     /// False for a root that is a single file: it is not counted as a folder.
     public var isFolder: Bool
+    /// The folder's path through a symbolic link, when it was reached by one (`folder` is its real path): a library
+    /// imported before may know its files by that path.
+    public var alias: String?
 
     public init(folder: String, files: [ListedFile], failures: [ScanFailure], filesSeen: Int, skipped: Int,
-                folderImage: String?, isFolder: Bool) {
+                folderImage: String?, isFolder: Bool, alias: String? = nil) {
+        self.alias = alias
         self.folder = folder
         self.files = files
         self.failures = failures

@@ -96,6 +96,22 @@ import Testing
         #expect(result.tracks.map(\.path) == [outside.resolvingSymlinksInPath().appendingPathComponent("good.wav").path])
     }
 
+    /// A library that knows files by the path through a link (imported before links were resolved) finds them
+    /// unchanged there: a rescan neither imports them again nor calls them duplicates.
+    @Test func filesKnownByTheLinkPathStayUnchanged() throws {
+        let outside = try Fixture.temporaryDirectory("crate-outside")
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let good = try scan.goodFile(in: outside)
+        let link = scan.root.appendingPathComponent("Linked")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: outside.path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: good.path)
+        let stamp = FileStamp(size: Int64((attributes[.size] as? Int) ?? 0),
+                              modified: (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        let known = [link.path: [link.appendingPathComponent("good.wav").path: stamp]]
+        let result = try scan.scan(options: ScanOptions(known: { known[$0] ?? [:] }))
+        #expect(result.tracks.isEmpty && result.summary.unchanged == 1, "\(result.tracks.map(\.path))")
+    }
+
     /// Issue 16, item 7: a broken link to a folder (no audio suffix) is reported, not skipped in silence.
     @Test func aBrokenLinkToAFolderIsReported() throws {
         try scan.goodFile(in: scan.root)

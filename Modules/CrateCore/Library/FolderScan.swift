@@ -41,8 +41,11 @@ public struct FolderScan: Sendable {
         var toProbe: [ListedFile] = []
         if !contents.files.isEmpty {
             let known = options.known(contents.folder)
+            // Files a library knows by the path through a link (imported before links were resolved) are the same.
+            let knownByAlias = contents.alias.map(options.known) ?? [:]
             for file in contents.files {
-                if let previous = known[file.path], previous.matches(file.stamp) {
+                let aliasPath = contents.alias.map { $0 + "/" + (file.path.split(separator: "/").last.map(String.init) ?? "") }
+                if let previous = known[file.path] ?? aliasPath.flatMap({ knownByAlias[$0] }), previous.matches(file.stamp) {
                     unchanged += 1
                     continue
                 }

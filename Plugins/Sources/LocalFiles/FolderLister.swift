@@ -34,7 +34,7 @@ struct FolderLister {
         }
         return FolderContents(folder: listing.path, files: files, failures: failures, filesSeen: listing.files.count,
                               skipped: listing.files.count - candidates.count - brokenLinks,
-                              folderImage: everyFile ? nil : folderImage(listing), isFolder: !everyFile)
+                              folderImage: everyFile ? nil : folderImage(listing), isFolder: !everyFile, alias: listing.alias)
     }
 
     /// Everything short of opening the file: its name, kind, size and modification time.

@@ -7,6 +7,8 @@ import Glibc
 struct FolderListing {
     var path: String
     var fd: Int32
+    /// The path it was reached by, when that went through a symbolic link (the real path is `path`).
+    var alias: String? = nil
     var files: [FileEntry] = []
     /// Problems with the folder itself or its subfolders (cannot list, name not UTF-8, path too long).
     var failures: [ScanFailure] = []

@@ -7,11 +7,13 @@ import Glibc
 /// folders are followed, but every folder is visited once, by (device, inode): a link back to an
 /// ancestor is not walked again, and the first path to reach a folder is the one used.
 struct FolderWalker {
-    private var stack: [String]
+    /// Folders to walk: the real path, and the path through a link when one led there.
+    private var stack: [(path: String, alias: String?)]
     private var visited = Set<FolderID>()
 
-    init(root: String) {
-        stack = [root]
+    /// `alias`: the root's path as given, when that went through a link (`root` is its real path).
+    init(root: String, alias: String? = nil) {
+        stack = [(root, alias)]
     }
 
     private struct FolderID: Hashable {
@@ -26,7 +28,7 @@ struct FolderWalker {
 
     /// Calls `visit` once per folder. A folder that cannot be listed is visited with one failure and no files.
     mutating func walk(_ visit: (FolderListing) throws -> Void) rethrows {
-        while let path = stack.popLast() {
+        while let (path, alias) = stack.popLast() {
             let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
                 let code = errno
@@ -53,7 +55,9 @@ struct FolderWalker {
                 continue
             }
             defer { closedir(dir) }
-            let (listing, subfolders) = Self.read(dir, fd: fd, path: path)
+            let (read, subfolders) = Self.read(dir, fd: fd, path: path, alias: alias)
+            var listing = read
+            listing.alias = alias
             // Reversed, so the stack pops them in name order.
             stack.append(contentsOf: subfolders.reversed())
             try visit(listing)
@@ -61,7 +65,7 @@ struct FolderWalker {
     }
 
     /// Reads all entries of an open folder: non-folders into the listing, folders as paths to walk.
-    private static func read(_ dir: OpaquePointer, fd: Int32, path: String) -> (FolderListing, [String]) {
+    private static func read(_ dir: OpaquePointer, fd: Int32, path: String, alias: String?) -> (FolderListing, [(path: String, alias: String?)]) {
         var listing = FolderListing(path: path, fd: fd)
         var entries: [(name: [UInt8], type: UInt8)] = []
         while true {
@@ -83,7 +87,7 @@ struct FolderWalker {
         }
         entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
 
-        var subfolders: [String] = []
+        var subfolders: [(path: String, alias: String?)] = []
         for (name, type) in entries {
             var status: FileEntry.Status?
             var isFolder = Int(type) == Int(DT_DIR)
@@ -105,14 +109,17 @@ struct FolderWalker {
             if let text = FileName.string(name) {
                 var folder = FileName.join(path, text)
                 // A folder reached through a link is walked (and its files stored) under its real path: the link
-                // may go, the files stay.
+                // may go, the files stay. The path through the link is kept as its alias (libraries imported before
+                // know the files by it).
+                var reachedAs = alias.map { FileName.join($0, text) }
                 if Int(type) == Int(DT_LNK), let real = realpath(folder, nil) {
+                    reachedAs = reachedAs ?? folder
                     folder = String(cString: real)
                     free(real)
                 }
                 // The decoders and the player open files by path, so files below this could never play.
                 if folder.utf8.count < FileProblem.pathMax {
-                    subfolders.append(folder)
+                    subfolders.append((folder, reachedAs))
                 } else {
                     listing.failures.append(ScanFailure(path: folder, reason: "cannot list this folder: " + FileProblem.pathTooLong(folder)))
                 }

@@ -19,6 +19,7 @@ public struct LocalFilesSource: ListingSource {
     }
 
     public func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
+        let given = root.standardizedFileURL.path
         let path = root.standardizedFileURL.resolvingSymlinksInPath().path
         let lister = FolderLister(suffixes: suffixes)
         guard try Self.isFolder(path) else {
@@ -26,7 +27,7 @@ public struct LocalFilesSource: ListingSource {
             try visit(lister.contents(listing, everyFile: true))
             return
         }
-        var walker = FolderWalker(root: path)
+        var walker = FolderWalker(root: path, alias: given != path ? given : nil)
         try walker.walk { listing in try visit(lister.contents(listing)) }
     }
 
