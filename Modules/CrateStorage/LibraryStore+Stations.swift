@@ -87,10 +87,7 @@ extension LibraryStore {
         let all = try stations()
         if let exact = all.first(where: { $0.name.caseInsensitiveCompare(q) == .orderedSame }) { return exact }
         let words = Self.foldedWords(q)
-        let matches = all.filter { station in
-            let name = Self.folded(station.name)
-            return !words.isEmpty && words.allSatisfy { name.contains($0) }
-        }
+        let matches = words.isEmpty ? [] : all.filter { Self.name(of: $0, holds: words) }
         guard let first = matches.first else { throw StationError.notFound(q) }
         guard matches.count == 1 else { throw StoreError.ambiguous(kind: "station", query: q, candidates: matches.map(\.name)) }
         return first
@@ -107,23 +104,18 @@ extension LibraryStore {
         }
     }
 
+    /// Stations whose name holds every word (folded as search folds), for the search box's stations group.
     static func stationsMatching(_ words: [String], _ db: Database) throws -> [Station] {
         let folded = words.flatMap { foldedWords($0) }
         return try Row.fetchAll(db, sql: stationSelect + " ORDER BY station.name COLLATE NOCASE").map(station)
-            .filter { s in folded.allSatisfy { Self.folded(s.name).contains($0) } }
+            .filter { name(of: $0, holds: folded) }
     }
 
-    /// Stations whose name holds every word (folded as search folds), for the search box's stations group.
-    public func searchStations(_ text: String, limit: Int) throws -> [Station] {
-        let words = Self.foldedWords(text)
-        guard !words.isEmpty else { return [] }
-        return try stations().filter { station in
-            let name = Self.folded(station.name)
-            return words.allSatisfy { name.contains($0) }
-        }.prefix(max(0, limit)).map { $0 }
+    /// Whether the station's folded name contains every one of the (folded) `words`.
+    private static func name(of station: Station, holds words: [String]) -> Bool {
+        let name = SearchFolding.fold(station.name)
+        return words.allSatisfy { name.contains($0) }
     }
 
-    private static func folded(_ s: String) -> String { SearchFolding.fold(s) }
-
-    private static func foldedWords(_ s: String) -> [String] { folded(s).split(whereSeparator: \.isWhitespace).map(String.init) }
+    private static func foldedWords(_ s: String) -> [String] { SearchFolding.fold(s).split(whereSeparator: \.isWhitespace).map(String.init) }
 }

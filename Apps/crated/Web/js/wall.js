@@ -16,8 +16,6 @@ export class Wall {
     // The daemon keeps the wall as far as anyone scrolled it: a fresh page shows its start and keeps the rest
     // here, handing it out a page at a time before asking for more.
     this.buffer = [];
-    // Albums disliked while the page is open: never shown again, whatever a kept wall still lists.
-    this.disliked = new Set();
     this.feed = { kind: "wall" };
     this.loading = false;
     this.exhausted = false;
@@ -100,7 +98,7 @@ export class Wall {
     const fragment = document.createDocumentFragment();
     for (const entry of entries) {
       const id = String(entry.id);
-      if (this.seen.has(id) || this.disliked.has(id) || entry.opinion === "dislike") continue;
+      if (this.seen.has(id)) continue;
       this.seen.add(id);
       fragment.append(tile(entry));
       added++;
@@ -111,7 +109,6 @@ export class Wall {
 
   /** Takes an album off the wall at once (a dislike). */
   remove(id) {
-    this.disliked.add(String(id));
     this.list.querySelector(`[data-album="${CSS.escape(String(id))}"]`)?.remove();
     this.updateEmpty();
   }
