@@ -6,7 +6,7 @@ set -euo pipefail
 
 run_pkgs=(libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libopus-dev libopusfile-dev libvorbis-dev
           libpulse-dev libmpg123-dev libflac-dev libjpeg62-turbo-dev libpng-dev pkg-config pulseaudio pulseaudio-utils sox ffmpeg)
-test_pkgs=(libsox-fmt-all chromium openssl python3 curl)
+test_pkgs=(libsox-fmt-all chromium openssl python3 curl flac)
 
 want=("${run_pkgs[@]}")
 [ "${1:-run}" = "test" ] && want+=("${test_pkgs[@]}")

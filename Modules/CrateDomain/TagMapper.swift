@@ -2,7 +2,8 @@ import Foundation
 
 /// Maps the field names of each tag format onto `TrackTags`.
 /// Vorbis comments serve Opus, Vorbis and FLAC; ID3v2 frame ids serve MP3; RIFF INFO ids serve WAV.
-/// The first non-empty value of a field wins, as players do with repeated comments.
+/// The first non-empty value of a field wins, as players do with repeated comments; genre keeps every value
+/// (`GenreList`).
 public struct TagMapper: Sendable {
     public private(set) var tags = TrackTags()
 
@@ -15,7 +16,7 @@ public struct TagMapper: Sendable {
         case "ARTIST": set(\.artist, value)
         case "ALBUMARTIST", "ALBUM ARTIST", "ALBUM_ARTIST": set(\.albumArtist, value)
         case "ALBUM": set(\.album, value)
-        case "GENRE": set(\.genre, value)
+        case "GENRE": addGenre(value)
         case "DATE", "YEAR": set(\.date, value)
         case "TRACKNUMBER", "TRACK": numberPair(value, \.trackNumber, \.trackTotal)
         case "TRACKTOTAL", "TOTALTRACKS": number(value, \.trackTotal)
@@ -44,7 +45,7 @@ public struct TagMapper: Sendable {
         case "TPE1", "TP1": set(\.artist, value)
         case "TPE2", "TP2": set(\.albumArtist, value)
         case "TALB", "TAL": set(\.album, value)
-        case "TCON", "TCO": set(\.genre, Self.id3Genre(value))
+        case "TCON", "TCO": addGenre(Self.id3Genre(value))
         case "TDRC", "TYER", "TYE", "TDRL": set(\.date, value)
         case "TRCK", "TRK": numberPair(value, \.trackNumber, \.trackTotal)
         case "TPOS", "TPA": numberPair(value, \.discNumber, \.discTotal)
@@ -71,7 +72,7 @@ public struct TagMapper: Sendable {
         case "INAM": set(\.title, value)
         case "IART": set(\.artist, value)
         case "IPRD": set(\.album, value)
-        case "IGNR": set(\.genre, value)
+        case "IGNR": addGenre(value)
         case "ICRD": set(\.date, value)
         case "ITRK", "IPRT": numberPair(value, \.trackNumber, \.trackTotal)
         default: break
@@ -85,6 +86,10 @@ public struct TagMapper: Sendable {
         let value = raw.trimmingCharacters(in: Self.padding)
         guard tags[keyPath: field] == nil, !value.isEmpty else { return }
         tags[keyPath: field] = value
+    }
+
+    private mutating func addGenre(_ raw: String) {
+        tags.genre = GenreList.adding(raw.trimmingCharacters(in: Self.padding), to: tags.genre)
     }
 
     private mutating func number(_ raw: String, _ field: WritableKeyPath<TrackTags, Int?>) {
@@ -112,17 +117,23 @@ public struct TagMapper: Sendable {
         return n
     }
 
-    /// ID3v1-style genre references "(17)" or "17" become names; other text passes through.
+    /// ID3v1-style genre references "(17)", "(17)(4)" or "17" become names ("Rock; Disco"); text after the
+    /// references ("(4)Eurodisco") refines them and wins, as ID3v2.3 specifies; other text passes through.
     static func id3Genre(_ raw: String) -> String {
-        var text = raw.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("("), let close = text.firstIndex(of: ")") {
-            let inner = text[text.index(after: text.startIndex)..<close]
-            let rest = text[text.index(after: close)...].trimmingCharacters(in: .whitespaces)
-            if !rest.isEmpty { return rest }
-            text = String(inner)
+        var rest = Substring(raw.trimmingCharacters(in: .whitespaces))
+        var names: [String] = []
+        while rest.hasPrefix("("), let close = rest.firstIndex(of: ")") {
+            let inner = rest[rest.index(after: rest.startIndex)..<close]
+            if let n = Int(inner), n >= 0, n < id3v1Genres.count { names.append(id3v1Genres[n]) }
+            else if inner == "RX" { names.append("Remix") } else if inner == "CR" { names.append("Cover") }
+            rest = rest[rest.index(after: close)...]
         }
-        if let n = Int(text), n >= 0, n < id3v1Genres.count { return id3v1Genres[n] }
-        return raw
+        let refinement = rest.trimmingCharacters(in: .whitespaces)
+        guard !names.isEmpty else {
+            if let n = Int(refinement), n >= 0, n < id3v1Genres.count { return id3v1Genres[n] }
+            return raw
+        }
+        return refinement.isEmpty ? names.joined(separator: GenreList.separator) : refinement
     }
 
     static let id3v1Genres = [

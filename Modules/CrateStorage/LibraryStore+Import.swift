@@ -164,15 +164,18 @@ extension LibraryStore {
     }
 
     /// The album row for the track's album identity; created on first sight. The first track seen
-    /// names the album; later tracks fill in a missing date or genre.
+    /// names the album; later tracks fill in a missing date and add their genres (the album holds
+    /// every genre value of its tracks, so the taxonomy and `genre:` search see them all).
     private func albumID(for track: ScannedTrack, in db: Database, now: Double) throws -> Int64 {
         let key = track.album
         let sortTag = track.tags.albumArtist == key.artist ? track.tags.albumArtistSort
             : (track.tags.albumArtist == nil && track.artist == key.artist ? track.tags.artistSort : nil)
-        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM album WHERE identity = ?"), arguments: [key.identity]) {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, genre FROM album WHERE identity = ?"),
+                                      arguments: [key.identity]) {
+            let id: Int64 = row["id"]
             try db.cachedStatement(sql: """
-                UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = COALESCE(genre, ?) WHERE id = ?
-                """).execute(arguments: [key.date, track.tags.year, track.tags.genre, id])
+                UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = ? WHERE id = ?
+                """).execute(arguments: [key.date, track.tags.year, GenreList.adding(track.tags.genre, to: row["genre"]), id])
             // A sort tag on a later track of the album still names how its album artist sorts.
             if sortTag != nil { _ = try artistID(named: key.artist, sortTag: sortTag, in: db) }
             return id

@@ -277,6 +277,11 @@ enum Migrations {
                                arguments: [SortName.key(name, sortTag: row["sort_name"]), row["id"] as Int64])
             }
         }
+        m.registerMigration("v9: every value of a multi-valued genre tag") { db in
+            // Tags were read keeping the first genre value only: files with a genre are read again at the next
+            // rescan (the daemon's launch rescan), which stores every value and gives albums the union.
+            try db.execute(sql: "UPDATE file SET mtime = -1 WHERE track_id IN (SELECT id FROM track WHERE genre IS NOT NULL)")
+        }
         return m
     }
 }

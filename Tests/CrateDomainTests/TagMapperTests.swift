@@ -1,4 +1,4 @@
-import CrateDomain
+@testable import CrateDomain
 import Testing
 
 @Suite struct TagMapperTests {
@@ -50,5 +50,22 @@ import Testing
         m.vorbisComment("TITLE", "   ")
         m.vorbisComment("DATE", "unknown")
         #expect(m.tags.trackNumber == nil && m.tags.discNumber == nil && m.tags.title == nil && m.tags.year == nil)
+    }
+
+    /// Issue 16, item 3: every value of a multi-valued genre is kept (only the first was), without repeats.
+    @Test func genreKeepsEveryValue() {
+        var vorbis = TagMapper()
+        for c in ["GENRE=Disco", "GENRE=Funk", "genre=disco", "GENRE=Soul; Funk"] { vorbis.vorbisComment(c) }
+        #expect(vorbis.tags.genre == "Disco; Funk; Soul")
+        var id3 = TagMapper()
+        id3.id3Frame("TCON", "Electronic")
+        id3.id3Frame("TCON", "Disco")
+        #expect(id3.tags.genre == "Electronic; Disco")
+        #expect(TagMapper.id3Genre("(17)(4)") == "Rock; Disco")
+        #expect(TagMapper.id3Genre("(4)Eurodisco") == "Eurodisco")
+        #expect(TagMapper.id3Genre("4") == "Disco")
+        #expect(TagMapper.id3Genre("(Live) Rock") == "(Live) Rock")
+        #expect(GenreList.adding("Funk; Disco", to: "Disco") == "Disco; Funk")
+        #expect(GenreList.adding(nil, to: "Rock") == "Rock" && GenreList.adding("Rock", to: nil) == "Rock")
     }
 }

@@ -246,6 +246,21 @@ import Testing
         #expect(try search("genre:polka").groups.isEmpty)
     }
 
+    /// Issue 16, item 3: an album holds every genre of its tracks (it kept the first track's), so `genre:disco`
+    /// finds an album whose Disco track is not its first, and a track tagged "Funk; Disco" by either value.
+    @Test func everyGenreValueIsSearchable() throws {
+        func t(_ title: String, _ genre: String) -> TrackTags {
+            TrackTags(title: title, artist: "Chic", albumArtist: "Chic", album: "Risqué", genre: genre, date: "1979")
+        }
+        try fx.save("/m/risque", [t("Good Times", "Funk"), t("My Feet Keep Dancing", "Funk; Disco"), t("Warm Summer Night", "Soul")])
+        #expect(try fx.album("Risqué").genre == "Funk; Disco; Soul")
+        let disco = try search("genre:disco")
+        #expect(albums(disco) == ["Risqué"])
+        #expect(tracks(disco) == ["My Feet Keep Dancing"])
+        #expect(tracks(try search("genre:funk")).count == 2)
+        #expect(albums(try search("^genre:soul")).isEmpty)
+    }
+
     @Test(arguments: [
         ("year:1960..1969", ["Abbey Road", "Please Please Me"]),
         ("year:1969", ["Abbey Road"]),

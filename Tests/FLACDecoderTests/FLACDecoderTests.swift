@@ -39,6 +39,15 @@ import Testing
         #expect(try plugin.probe(file).tags == DecoderChecks.expectedTags)
     }
 
+    /// Issue 16, item 3: repeated GENRE comments (as metaflac, Picard and beets write them) all count.
+    @Test func keepsEveryGenreValue() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Fixture.run("metaflac", ["--remove-tag=GENRE", "--set-tag=GENRE=Disco", "--set-tag=GENRE=Funk",
+                                     "--set-tag=GENRE=Soul", file.path])
+        #expect(try plugin.probe(file).tags.genre == "Disco; Funk; Soul")
+    }
+
     /// Lossless: every sample is the generated Int16 / 32768, whatever the read size.
     @Test(arguments: [4096, 1, 1000])
     func samplesEqualTheSource(bufferFrames: Int) throws {

@@ -50,6 +50,26 @@ import Testing
         #expect(try plugin.probe(file).tags == expected)
     }
 
+    /// Issue 16, item 3: an ID3v2.4 TCON frame with several zero-separated values keeps them all (mpg123 hands
+    /// them over in one string; only the first was read).
+    @Test func keepsEveryGenreValue() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = [UInt8](try Data(contentsOf: file))
+        #expect(bytes.starts(with: Array("ID3".utf8)))
+        let old = 10 + (Int(bytes[6]) << 21 | Int(bytes[7]) << 14 | Int(bytes[8]) << 7 | Int(bytes[9]))
+        func syncsafe(_ n: Int) -> [UInt8] { [n >> 21, n >> 14, n >> 7, n].map { UInt8($0 & 0x7F) } }
+        func frame(_ id: String, _ text: String) -> [UInt8] {
+            let body = [3] + Array(text.utf8)
+            return Array(id.utf8) + syncsafe(body.count) + [0, 0] + body
+        }
+        let frames = frame("TIT2", "Multi") + frame("TCON", "Disco\u{0}Funk\u{0}(17)")
+        bytes.replaceSubrange(0..<old, with: Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames)
+        try Data(bytes).write(to: file)
+        let tags = try plugin.probe(file).tags
+        #expect(tags.title == "Multi" && tags.genre == "Disco; Funk; Rock", "\(tags)")
+    }
+
     /// ID3v1 at the end of the file fills what ID3v2 lacks, and never overrides it.
     @Test func fallsBackToID3v1() throws {
         let (dir, file) = try fixture(tags: ["title": "From ID3v2"])

@@ -184,7 +184,9 @@ public final class MP3AudioDecoder: AudioDecoder {
         if let v2 = v2?.pointee {
             if let texts = v2.text {
                 for i in 0..<v2.texts {
-                    mapper.id3Frame(Self.frameID(texts[i].id), Self.string(texts[i].text))
+                    // ID3v2.4 keeps several values in one frame, separated by zeros: a genre keeps them all.
+                    let id = Self.frameID(texts[i].id)
+                    for value in Self.strings(texts[i].text) { mapper.id3Frame(id, value) }
                 }
             }
             if let extras = v2.extra {
@@ -199,7 +201,7 @@ public final class MP3AudioDecoder: AudioDecoder {
             mapper.id3Frame("TPE1", Self.latin1(&v1.artist))
             mapper.id3Frame("TALB", Self.latin1(&v1.album))
             mapper.id3Frame("TYER", Self.latin1(&v1.year))
-            if v1.genre != 255 { mapper.id3Frame("TCON", "(\(v1.genre))") }
+            if v1.genre != 255, mapper.tags.genre == nil { mapper.id3Frame("TCON", "(\(v1.genre))") }
             // ID3v1.1: a zero byte before the last comment byte marks that byte as the track number.
             if v1.comment.28 == 0, v1.comment.29 != 0 { mapper.id3Frame("TRCK", String(UInt8(bitPattern: v1.comment.29))) }
         }
@@ -277,6 +279,13 @@ public final class MP3AudioDecoder: AudioDecoder {
             throw DecodeError(path: name, reason: "cannot seek to frame \(target): mpg123 moved to frame \(reached)")
         }
         delivered = target
+    }
+
+    /// Every zero-separated value of a text frame.
+    private static func strings(_ s: mpg123_string) -> [String] {
+        guard let p = s.p, s.fill > 0 else { return [] }
+        let bytes = UnsafeRawBufferPointer(start: p, count: s.fill)
+        return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static func string(_ s: mpg123_string) -> String {

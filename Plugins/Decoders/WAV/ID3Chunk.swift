@@ -45,8 +45,13 @@ enum ID3Chunk {
             guard rest.count > 3 else { return }
             mapper.id3Frame("USLT", split(Array(rest.dropFirst(3)), encoding).1)
         case _ where id.hasPrefix("T"):
-            // Several values (2.4) are NUL-separated: the first one counts here.
-            mapper.id3Frame(id, split(rest, encoding).0)
+            // Several values (2.4) are NUL-separated: each goes to the mapper (a genre keeps them all).
+            var remaining = rest
+            while !remaining.isEmpty {
+                let (value, after) = splitBytes(remaining, encoding)
+                if !value.isEmpty { mapper.id3Frame(id, text(value, encoding)) }
+                remaining = after
+            }
         default:
             break
         }
@@ -54,15 +59,20 @@ enum ID3Chunk {
 
     /// The text before and after the first terminator of `encoding` (one NUL byte, or two for UTF-16).
     private static func split(_ bytes: [UInt8], _ encoding: UInt8) -> (String, String) {
+        let (before, after) = splitBytes(bytes, encoding)
+        return (text(before, encoding), text(after, encoding))
+    }
+
+    private static func splitBytes(_ bytes: [UInt8], _ encoding: UInt8) -> ([UInt8], [UInt8]) {
         let wide = encoding == 1 || encoding == 2
-        var cut: Int?
         var i = 0
         while i + (wide ? 1 : 0) < bytes.count {
-            if wide ? (bytes[i] == 0 && bytes[i + 1] == 0) : bytes[i] == 0 { cut = i; break }
+            if wide ? (bytes[i] == 0 && bytes[i + 1] == 0) : bytes[i] == 0 {
+                return (Array(bytes[..<i]), Array(bytes[(i + (wide ? 2 : 1))...]))
+            }
             i += wide ? 2 : 1
         }
-        guard let cut else { return (text(bytes, encoding), "") }
-        return (text(Array(bytes[..<cut]), encoding), text(Array(bytes[(cut + (wide ? 2 : 1))...]), encoding))
+        return (bytes, [])
     }
 
     private static func text(_ bytes: [UInt8], _ encoding: UInt8) -> String {
