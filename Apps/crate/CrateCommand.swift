@@ -50,19 +50,7 @@ struct Crate: AsyncParsableCommand {
     static func suggestion(for word: String) -> String? {
         let names = configuration.subcommands.map { command in command._commandName } + ["help"]
         guard !names.contains(word) else { return nil }
-        let scored = names.map { ($0, editDistance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }
-        return scored.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var row = [i + 1]
-            for (j, y) in b.enumerated() { row.append(min(previous[j + 1] + 1, row[j] + 1, previous[j] + (x == y ? 0 : 1))) }
-            previous = row
-        }
-        return previous[b.count]
+        return NearestName.nearest(to: word, among: names)
     }
 }
 

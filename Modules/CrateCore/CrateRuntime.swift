@@ -72,6 +72,9 @@ public struct CrateRuntime: Sendable {
     public var lyrics: LyricsService { LyricsService(store: store) }
     public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store) }
 
+    /// A setting kept in the library database (`import.mode`, `feeds.dial`), for `crate config`; nil when none is.
+    public func storedSetting(_ key: String) -> String? { (try? store.setting(key)) ?? nil }
+
     /// A feed service (the wall, genre feeds, the dial, likes): the daemon keeps one for its lifetime.
     public func feeds(events: EventBus? = nil, seed: UInt64? = nil) -> FeedService {
         FeedService(store: store, catalog: catalog, logger: logger, events: events, seed: seed)

@@ -28,8 +28,11 @@ public struct Settings: Sendable, Hashable {
     /// Each plugin's block (`sources.applecatalog` → `storefront` → `gb`), read for the plugins the composition
     /// root lists; the plugins parse and check their own values. Secrets among them are never printed or logged.
     public var pluginValues: [String: [String: String]] = [:]
-    /// Things worth saying once at start-up (deprecated keys still in use).
+    /// Things worth saying once at start-up (deprecated keys still in use, keys the config file has that Crate
+    /// does not know).
     public var warnings: [String] = []
+    /// Where each key set by the file or the environment came from; a key missing here has its default.
+    public var origins: [String: SettingOrigin] = [:]
     /// Who may reach the HTTP API and how much they may send (`http.*`).
     public var http = HTTPSettings()
 
@@ -58,7 +61,18 @@ public struct Settings: Sendable, Hashable {
     }
 }
 
+/// Where a setting's value comes from, as `crate config` shows it.
+public enum SettingOrigin: String, Sendable, Hashable {
+    case `default`
+    case file
+    case env
+    /// Kept in the library database (the import mode chosen at the first import, the Crate Dial).
+    case database
+}
+
 extension Settings {
+    public func origin(_ key: String) -> SettingOrigin { origins[key] ?? .default }
+
     /// A plugin's block as the plugin reads it.
     public func plugin(_ block: String) -> PluginSettings {
         PluginSettings(block: block, values: pluginValues[block] ?? [:], dataDirectory: dataDirectory)

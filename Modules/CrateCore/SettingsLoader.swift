@@ -2,6 +2,7 @@ import Configuration
 public import CrateDomain
 public import Foundation
 import SystemPackage
+import Yams
 
 /// Reads `Settings` from the YAML config file and `CRATE_*` environment variables.
 ///
@@ -58,6 +59,11 @@ public enum SettingsLoader {
         func string(_ key: String) -> String? {
             reader.string(forKey: ConfigKey(key)).flatMap { $0.isEmpty ? nil : $0 }
         }
+        /// The environment wins over the file (`crateVariables` feeds the first provider).
+        func origin(_ key: String) -> SettingOrigin? {
+            if environment[environmentName(for: key)].map({ !$0.isEmpty }) == true { return .env }
+            return string(key) != nil || reader.stringArray(forKey: ConfigKey(key)) != nil ? .file : nil
+        }
         func list(_ key: String) -> [String]? {
             let items = reader.stringArray(forKey: ConfigKey(key)) ?? string(key).map { $0.split(separator: ",").map(String.init) }
             return items?.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -110,6 +116,14 @@ public enum SettingsLoader {
         s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
         (s.pluginValues, s.warnings) = pluginBlocks(plugins, string: string, list: list)
         s.http = try httpSettings(string, list: list, integer: integer)
+        for key in keys { s.origins[key] = origin(key) }
+        for registration in plugins.registrations {
+            for key in registration.keys {
+                let full = "\(registration.block).\(key.name)"
+                s.origins[full] = origin(full) ?? key.formerNames.lazy.compactMap(origin).first
+            }
+        }
+        if exists { s.warnings += unknownKeys(in: file, plugins: plugins) }
         return s
 
         func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
@@ -199,6 +213,43 @@ public enum SettingsLoader {
             }
         }
         return (values, warnings)
+    }
+
+    /// Every key Crate reads today: its own and each plugin's block (former names not included).
+    public static func currentKeys(_ plugins: PluginList) -> [String] {
+        keys + plugins.registrations.flatMap { registration in registration.keys.map { "\(registration.block).\($0.name)" } }
+    }
+
+    /// A warning for each key of the YAML file that Crate does not read (a typo would otherwise be ignored in
+    /// silence), naming the nearest known key.
+    static func unknownKeys(in file: URL, plugins: PluginList) -> [String] {
+        // The provider has read the file already: a file it accepted parses here too.
+        guard let text = try? String(contentsOf: file, encoding: .utf8), let root = try? Yams.compose(yaml: text) else { return [] }
+        let current = currentKeys(plugins)
+        let known = Set(current + plugins.registrations.flatMap { $0.keys.flatMap(\.formerNames) })
+        var found: [String] = []
+        func walk(_ node: Node, _ prefix: String) {
+            guard let mapping = node.mapping else {
+                if !prefix.isEmpty, !known.contains(prefix) { found.append(prefix) }
+                return
+            }
+            for (name, value) in mapping {
+                guard let name = name.string else { continue }
+                walk(value, prefix.isEmpty ? name : "\(prefix).\(name)")
+            }
+        }
+        walk(root, "")
+        return found.map { key in
+            "config file \(file.path): unknown key '\(key)' is ignored"
+                + (nearestKey(to: key, among: current).map { "; did you mean '\($0)'?" } ?? "")
+        }
+    }
+
+    /// A close spelling, else a key with the same last part (`storefront` → `sources.applecatalog.storefront`).
+    static func nearestKey(to key: String, among known: [String]) -> String? {
+        let last = key.split(separator: ".").last.map(String.init) ?? key
+        return NearestName.nearest(to: key, among: known, maxEdits: max(2, key.count / 5))
+            ?? known.first { $0.hasSuffix(".\(last)") }
     }
 
     /// "127.0.0.1:6610", "localhost:80", "[::1]:6610" or a bare port "6610".

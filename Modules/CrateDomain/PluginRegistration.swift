@@ -64,11 +64,16 @@ public struct PluginSettingKey: Sendable, Hashable {
     /// Names this key had before plugins owned their blocks; still read, with a deprecation warning.
     public var formerNames: [String]
     public var help: String
+    /// The value the plugin uses when the key is not set, as `crate config` shows it; `<data.directory>` stands
+    /// for Crate's data folder. Nil when the default is not a value (a library's own choice).
+    public var defaultValue: String?
 
-    public init(_ name: String, secret: Bool = false, formerly formerNames: [String] = [], help: String) {
+    public init(_ name: String, secret: Bool = false, formerly formerNames: [String] = [], default defaultValue: String? = nil,
+                help: String) {
         self.name = name
         self.secret = secret
         self.formerNames = formerNames
+        self.defaultValue = defaultValue
         self.help = help
     }
 }

@@ -77,6 +77,47 @@ extension AppSuites {
             #expect(try app.crate("stauts").stderr.contains("Did you mean 'status'?"))
         }
 
+        /// Issue 16, item 12: `crate config` lists every key (import.*, artwork.*, each plugin's block with its
+        /// default) with its origin; `--get` knows them all (and former names); unknown file keys are warned about.
+        @Test func configListsEveryKeyWithItsOrigin() throws {
+            let app = try AppHarness()
+            let file = app.home.appendingPathComponent("config/crate/config.yaml")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try """
+                log:
+                  level: notice
+                improt:
+                  mode: reference
+                sources:
+                  applecatalog:
+                    storefrnt: gb
+                """.write(to: file, atomically: true, encoding: .utf8)
+            let env = ["CRATE_ARTWORK_THUMBNAIL_SIZE": "200"]
+            let listed = try app.crate("config", "--json", env: env)
+            struct Row: Decodable { var value: String; var origin: String }
+            let rows = try decodeJSON([String: Row].self, listed.stdout)
+            #expect(rows["import.mode"]?.value == "copy" && rows["import.mode"]?.origin == "default")
+            #expect(rows["artwork.repair_limit"]?.value == "500" && rows["artwork.thumbnail_size"]?.origin == "env")
+            #expect(rows["artwork.thumbnail_size"]?.value == "200" && rows["log.level"]?.origin == "file")
+            #expect(rows["sources.applecatalog.base_url"]?.value == "https://api.music.apple.com")
+            #expect(rows["sources.applecatalog.requests_per_second"]?.value == "20")
+            #expect(rows["sources.urlstream.buffer_kb"]?.value == "512" && rows["outputs.wav.path"]?.origin == "env")
+            #expect(rows["import.delete_originals"] != nil && rows["import.folder"] != nil && rows["feeds.dial"]?.value == "mixed")
+            #expect(try app.crate("config", "--get", "import.mode").stdout == "copy\n")
+            #expect(try app.crate("config", "--get", "catalog.requests_per_second").stdout == "20\n")
+            let typo = try app.crate("config", "--get", "import.mdoe")
+            #expect(typo.status != 0 && typo.stderr.contains("unknown key 'import.mdoe'. Did you mean 'import.mode'?"), "\(typo.stderr)")
+            // Keys the file has that Crate does not read are named with the nearest known key.
+            #expect(listed.stderr.contains("unknown key 'improt.mode' is ignored; did you mean 'import.mode'?"), "\(listed.stderr)")
+            #expect(listed.stderr.contains("unknown key 'sources.applecatalog.storefrnt' is ignored; did you mean 'sources.applecatalog.storefront'?"))
+            #expect(!listed.stderr.contains("'log.level'"))
+            // The mode a first import stores comes from the database.
+            try FileManager.default.removeItem(at: file)
+            _ = try app.crate("import", "--mode", "reference", try app.makeMusic().path)
+            let after = try decodeJSON([String: Row].self, try app.crate("config", "--json").stdout)
+            #expect(after["import.mode"]?.value == "reference" && after["import.mode"]?.origin == "database")
+        }
+
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)

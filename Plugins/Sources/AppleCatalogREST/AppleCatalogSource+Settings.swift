@@ -18,9 +18,10 @@ extension AppleCatalogSource {
         .init("developer_token", secret: true, formerly: ["catalog.developer_token"], help: "a ready developer token (JWT), used instead of signing one"),
         .init("user_token", secret: true, formerly: ["catalog.user_token"], help: "the Music-User-Token for `/v1/me/…`"),
         .init("user_token_file", formerly: ["catalog.user_token_file"], help: "a file holding the Music-User-Token"),
-        .init("storefront", formerly: ["catalog.storefront"], help: "two-letter storefront when no user token gives one (default us)"),
-        .init("base_url", formerly: ["catalog.base_url"], help: "the API root (default https://api.music.apple.com; tests point it at a loopback server)"),
-        .init("requests_per_second", formerly: ["catalog.requests_per_second"], help: "the most requests in any one second, above 0 and at most 100 (default 20)"),
+        .init("storefront", formerly: ["catalog.storefront"], default: AppleCatalogConfig().storefront, help: "two-letter storefront when no user token gives one (default us)"),
+        .init("base_url", formerly: ["catalog.base_url"], default: AppleCatalogConfig.defaultBaseURL.absoluteString, help: "the API root (default https://api.music.apple.com; tests point it at a loopback server)"),
+        .init("requests_per_second", formerly: ["catalog.requests_per_second"],
+              default: String(format: "%g", AppleCatalogConfig().requestsPerSecond), help: "the most requests in any one second, above 0 and at most 100 (default 20)"),
     ]
 
     struct SettingsProblem: Error { let reason: String }

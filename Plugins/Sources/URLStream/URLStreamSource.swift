@@ -22,9 +22,9 @@ public struct URLStreamSource: SourcePlugin {
     }
 
     public static let registration = PluginRegistration(kind: .source, name: "urlstream", keys: [
-        .init("buffer_kb", help: "KiB read ahead of the decoder, 16–65536 (default 512)"),
-        .init("connect_timeout", help: "seconds to wait for a server, 1–120 (default 10)"),
-        .init("reconnect_attempts", help: "reconnections of a live stream that dropped, 0–100 (default 5)"),
+        .init("buffer_kb", default: "\(URLStreamConfig().bufferBytes / 1024)", help: "KiB read ahead of the decoder, 16–65536 (default 512)"),
+        .init("connect_timeout", default: String(format: "%g", URLStreamConfig().connectTimeout), help: "seconds to wait for a server, 1–120 (default 10)"),
+        .init("reconnect_attempts", default: "\(URLStreamConfig().reconnectAttempts)", help: "reconnections of a live stream that dropped, 0–100 (default 5)"),
     ]) { settings in
         var config = URLStreamConfig()
         var problem: String?
