@@ -211,16 +211,30 @@ struct PlaylistImport: AsyncParsableCommand {
     func run() async throws {
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         let report: PlaylistImportReport
+        let taken = "a playlist named '\(name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)' exists "
+            + "already; use --replace to overwrite its tracks or --name to pick another name"
         if let daemon = try await options.daemon() {
             var body: [String: Any] = ["path": path, "replace": replace]
             if let name { body["name"] = name }
-            report = try await daemon.send("POST", "playlists/import", body: body, as: PlaylistImportReport.self)
+            do {
+                report = try await daemon.send("POST", "playlists/import", body: body, as: PlaylistImportReport.self)
+            } catch DaemonClientError.refused(_, "exists", _) {
+                throw CLIError(taken)
+            }
         } else {
             let runtime = try await options.runtime(.write)
-            report = try userFacing { try runtime.playlistFiles.importM3U(URL(fileURLWithPath: path), name: name, replace: replace) }
+            do {
+                report = try runtime.playlistFiles.importM3U(URL(fileURLWithPath: path), name: name, replace: replace)
+            } catch FindingError.playlistExists {
+                throw CLIError(taken)
+            } catch {
+                throw CLIError(ErrorText.describe(error))
+            }
         }
         if json { return try printJSON(report) }
-        print("Playlist \(report.playlist.id): \(report.playlist.name) — \(report.added) tracks added, \(report.skipped.count) skipped")
+        let byTags = report.matchedByTags > 0 ? " (\(report.matchedByTags) by artist, title and length: their paths are not here)" : ""
+        print("Playlist \(report.playlist.id): \(report.playlist.name) — \(counted(report.added, "track")) added\(byTags), "
+              + "\(report.skipped.count) skipped")
         report.skipped.prefix(20).forEach { print("  skipped \($0.location): \($0.reason)") }
         if report.skipped.count > 20 { print("  … and \(report.skipped.count - 20) more (--json lists all)") }
     }

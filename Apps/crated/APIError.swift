@@ -65,6 +65,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .cannotRead, .cannotWrite: (.unprocessableContent, "file_error")
             case .playlistExists: (.conflict, "exists")
             }
+            // In the API's own terms: the body's fields, not the CLI's flags.
+            if case .playlistExists(let name) = error {
+                throw APIError(status, code: code, "a playlist named '\(name)' exists already; send \"replace\": true to "
+                               + "overwrite its tracks or another \"name\"")
+            }
             throw APIError(status, code: code, error.description)
         } catch let error as FeedError {
             let (status, code): (HTTPResponse.Status, String) = switch error {

@@ -215,4 +215,41 @@ extension LibraryStore {
             return found
         }
     }
+
+    /// The library track whose path ends with `tail` ("Artist/Album/01 Song.flac", from a Windows playlist),
+    /// when exactly one does.
+    public func trackID(pathEndingWith tail: String) throws -> Int64? {
+        guard !tail.isEmpty else { return nil }
+        let pattern = "%/" + tail.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try read { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT track_id FROM file WHERE path LIKE ? ESCAPE '\\' LIMIT 2",
+                                         arguments: [pattern])
+            return ids.count == 1 ? ids.first : nil
+        }
+    }
+
+    /// The library track with this artist (the track's or its album's) and title, compared with case, diacritics
+    /// and letters such as ø folded, and, when `seconds` is known, a length within 3 seconds of it (the closest wins).
+    /// What matches playlist entries whose paths do not exist here (a playlist exported from another library).
+    public func trackID(artist: String, title: String, seconds: Int?) throws -> Int64? {
+        let wantArtist = SearchFolding.fold(artist), wantTitle = SearchFolding.fold(title)
+        return try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT track.id, COALESCE(o.title, track.title) AS title, COALESCE(o.artist, track.artist) AS artist,
+                       artist.name AS album_artist, track.duration
+                FROM track JOIN album ON album.id = track.album_id JOIN artist ON artist.id = album.artist_id
+                LEFT JOIN track_override AS o ON o.track_id = track.id
+                WHERE lower(COALESCE(o.title, track.title)) = lower(?) OR lower(track.title) = lower(?)
+                """, arguments: [title, title])
+            let candidates = rows.filter { row in
+                SearchFolding.fold(row["title"]) == wantTitle
+                    && (SearchFolding.fold(row["artist"]) == wantArtist || SearchFolding.fold(row["album_artist"]) == wantArtist)
+            }
+            guard let seconds else { return candidates.count == 1 ? candidates.first?["id"] : nil }
+            let timed = candidates.map { ($0["id"] as Int64, abs(($0["duration"] as Double) - Double(seconds))) }
+                .filter { $0.1 <= 3 }
+            return timed.min { $0.1 < $1.1 }?.0
+        }
+    }
 }

@@ -126,6 +126,61 @@ extension AppSuites {
             #expect(home.topArtistsBasis == "top" && home.topArtists.first?.artist.name == "The Beatles")
         }
 
+        /// Issue 16, item 6: a playlist exported from one library imports into another whose files live elsewhere
+        /// (matched by #EXTINF artist, title and length: it matched none); Windows backslash paths resolve; each
+        /// cause of a skip has its own reason; a taken name is answered in the API's terms over HTTP and in flags by
+        /// the CLI.
+        @Test func aPlaylistFromAnotherLibraryMatchesByTagsAndLength() throws {
+            let first = try AppHarness()
+            #expect(try first.crate("import", "--mode", "reference", try makeMusic(first).path).status == 0)
+            #expect(try first.crate("playlist", "create", "Mix").status == 0)
+            for album in ["Help", "Chansons", "Gold"] { #expect(try first.crate("playlist", "add", "mix", "--album", album).status == 0) }
+            let exported = first.home.appendingPathComponent("mix.m3u8")
+            #expect(try first.crate("playlist", "export", "mix", exported.path).stdout.contains("Wrote 4 tracks"))
+
+            let second = try AppHarness()
+            let music = try makeMusic(second)
+            #expect(try second.crate("import", "--mode", "reference", music.path).status == 0)
+            let stray = music.appendingPathComponent("stray.flac")
+            try Fixture.encode(.flac, to: stray, frames: 4410, tags: ["title": "Stray"])
+            let file = second.home.appendingPathComponent("lists/mix.m3u")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var bytes = [UInt8](try Data(contentsOf: exported))
+            // Lines a Windows player wrote (relative with backslashes, and a drive path), one of them in Latin-1
+            // while the rest of the file is UTF-8, and the causes of a skip, one each.
+            bytes += Array("..\\music\\Beatles\\Help\\01.flac\n".utf8)
+            bytes += Array("#EXTINF:1,Hélène - Ma Chérie\nC:\\Users\\me\\Music\\Chansons\\01-".utf8) + [0xE9] + Array(".mp3\n".utf8)
+            bytes += Array("D:\\Music\\Nobody\\Nothing\\01.flac\n/nowhere/gone.flac\nhttp://radio.example/stream\n\(stray.path)\n".utf8)
+            bytes += Array("#EXTINF:100,Nobody - Nothing\n/nowhere/nothing.flac\n".utf8)
+            try Data(bytes).write(to: file)
+            let imported = try second.crate("playlist", "import", file.path, "--json")
+            struct Report: Decodable {
+                struct Skipped: Decodable { var location: String; var reason: String }
+                var added: Int; var matchedByTags: Int; var skipped: [Skipped]
+            }
+            let report = try decodeJSON(Report.self, imported.stdout)
+            #expect(report.added == 6 && report.matchedByTags == 5, "\(imported.stdout)\(imported.stderr)")
+            let reasons = Dictionary(report.skipped.map { ($0.location, $0.reason) }, uniquingKeysWith: { a, _ in a })
+            #expect(reasons[#"D:\Music\Nobody\Nothing\01.flac"#]?.hasPrefix("a Windows path") == true, "\(reasons)")
+            #expect(reasons["/nowhere/gone.flac"] == "no such file, and it has no #EXTINF \"Artist - Title\" to match by")
+            #expect(reasons["/nowhere/nothing.flac"] == "no such file, and no library track has its #EXTINF artist, title and length")
+            #expect(reasons["http://radio.example/stream"]?.hasPrefix("a stream URL") == true)
+            #expect(reasons[stray.path] == "the file exists but is not in the library (import it first)")
+            #expect(Set(reasons.values).count == 5 && report.skipped.count == 5)
+            let entries = try decodeJSON([PlaylistEntry].self, try second.crate("playlist", "show", "mix", "--json").stdout)
+            #expect(entries.map(\.track.title) == ["Hey Jude", "Yesterday", "Ma Chérie", "Waterloo", "Hey Jude", "Ma Chérie"])
+            #expect(!(try second.crate("playlist", "import", file.path).stderr.contains("\"replace\"")))
+
+            // A taken name: the API names its body's fields, the CLI (through the daemon) its flags.
+            let daemon = try Daemon(second, extra: ["CRATE_OUTPUT_PLUGIN": "null"])
+            defer { daemon.stop() }
+            let taken = try SecurityTests.call(daemon.port, "POST", "/api/v1/playlists/import", headers: ["Content-Type": "application/json"],
+                                               body: #"{"path":"\#(file.path)"}"#)
+            #expect(taken.status == 409 && taken.errorMessage.contains("\"replace\": true") && !taken.errorMessage.contains("--"), "\(taken)")
+            let cli = try second.crate("playlist", "import", file.path, env: daemon.env)
+            #expect(cli.status != 0 && cli.stderr.contains("--replace"), "\(cli.stderr)")
+        }
+
         @Test func theDaemonServesSearchFavoritesAndPlaylistsWithLibraryEvents() throws {
             let app = try AppHarness()
             #expect(try app.crate("import", "--mode", "reference", try makeMusic(app).path).status == 0)

@@ -21,7 +21,7 @@ public enum FindingError: Error, Sendable, CustomStringConvertible {
         case let .cannotWrite(path, reason):
             "\(path): cannot write the playlist: \(reason)"
         case .playlistExists(let name):
-            "a playlist named '\(name)' exists already; use --replace to overwrite its tracks or --name to pick another name"
+            "a playlist named '\(name)' exists already; replace its tracks or pick another name"
         }
     }
 }

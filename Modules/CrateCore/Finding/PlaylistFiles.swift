@@ -11,11 +11,16 @@ public struct PlaylistImportReport: Sendable, Codable {
 
     public var playlist: Playlist
     public var added: Int
+    /// Of `added`, the entries found by artist, title and length, or by the end of a Windows path, because their
+    /// path names no library file here (a playlist from another library or machine).
+    public var matchedByTags: Int
     public var skipped: [Skipped]
 }
 
-/// Playlist import and export in the M3U format. Entries are matched to library tracks by path (the
-/// file's, or the one a copy was imported from); what is not in the library is reported, not dropped silently.
+/// Playlist import and export in the M3U format. Entries are matched to library tracks by path (the file's, or the
+/// one a copy was imported from), then, for paths that name no library file, by the `#EXTINF` artist, title and
+/// length (what an export writes) or the end of a Windows path; what still matches nothing is reported with its
+/// own reason, not dropped silently.
 public struct PlaylistFiles: Sendable {
     let store: LibraryStore
 
@@ -28,13 +33,19 @@ public struct PlaylistFiles: Sendable {
         }
         let items = M3U.decode(data)
         let folder = file.deletingLastPathComponent()
-        let paths = items.map { M3U.path(of: $0, relativeTo: folder) }
-        let found = try store.trackIDs(forPaths: paths.compactMap { $0 })
+        let locations = items.map { M3U.locate($0, relativeTo: folder) }
+        let found = try store.trackIDs(forPaths: locations.compactMap { if case .file(let path) = $0 { path } else { nil } })
         var ids: [Int64] = []
+        var byTags = 0
         var skipped: [PlaylistImportReport.Skipped] = []
-        for (item, path) in zip(items, paths) {
-            if let path, let id = found[path] { ids.append(id) } else {
-                skipped.append(.init(location: item.location, reason: path == nil ? "not a local file" : "not in the library"))
+        for (item, location) in zip(items, locations) {
+            if case .file(let path) = location, let id = found[path] {
+                ids.append(id)
+            } else if let id = try matchByTags(item, location) {
+                ids.append(id)
+                byTags += 1
+            } else {
+                skipped.append(.init(location: item.location, reason: Self.reason(item, location)))
             }
         }
         let title = name ?? file.deletingPathExtension().lastPathComponent
@@ -47,7 +58,39 @@ public struct PlaylistFiles: Sendable {
             playlist = try store.createPlaylist(name: title, at: now)
             try store.addToPlaylist(id: playlist.id, trackIDs: ids, now: now)
         }
-        return PlaylistImportReport(playlist: try store.playlist(id: playlist.id) ?? playlist, added: ids.count, skipped: skipped)
+        return PlaylistImportReport(playlist: try store.playlist(id: playlist.id) ?? playlist, added: ids.count,
+                                    matchedByTags: byTags, skipped: skipped)
+    }
+
+    /// A local entry whose path names no library file: its `#EXTINF` artist, title and length, else the end of a
+    /// Windows path. Streams are never matched this way.
+    private func matchByTags(_ item: M3U.Item, _ location: M3U.Location) throws -> Int64? {
+        if case .url = location { return nil }
+        for reading in item.title.map(M3U.artistAndTitle) ?? [] {
+            if let id = try store.trackID(artist: reading.artist, title: reading.title, seconds: item.seconds) { return id }
+        }
+        if case .windows(let tail) = location { return try store.trackID(pathEndingWith: tail) }
+        return nil
+    }
+
+    /// Why an entry matched nothing, one reason per cause.
+    static func reason(_ item: M3U.Item, _ location: M3U.Location) -> String {
+        let byTags = item.title.map { M3U.artistAndTitle($0).isEmpty } == false
+            ? "no library track has its #EXTINF artist, title and length"
+            : "it has no #EXTINF \"Artist - Title\" to match by"
+        switch location {
+        case .url(let scheme) where scheme == "http" || scheme == "https":
+            return "a stream URL, not a library track (save it as a station)"
+        case .url(let scheme):
+            return "a \(scheme): URL, which Crate cannot play"
+        case .windows:
+            return "a Windows path, no library file ends with it, and \(byTags)"
+        case .file(let path):
+            if FileManager.default.fileExists(atPath: path) {
+                return "the file exists but is not in the library (import it first)"
+            }
+            return "no such file, and \(byTags)"
+        }
     }
 
     /// The playlist as M3U text (the Favorites pseudo-playlist when `playlistID` is nil).
