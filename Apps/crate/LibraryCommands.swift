@@ -20,6 +20,8 @@ struct LibraryStatus: AsyncParsableCommand {
         var importFolder: String
         var storage: StorageSizes
         var diagnostics: LibraryDiagnostics
+        /// Files in the library folder no track refers to (an interrupted import's partial or uncommitted copies).
+        var leftovers: Int
     }
 
     @OptionGroup var options: GlobalOptions
@@ -30,12 +32,15 @@ struct LibraryStatus: AsyncParsableCommand {
         let lib = runtime.library
         let out = Output(importMode: lib.currentImportMode(), deleteOriginals: runtime.settings.deleteOriginals,
                          libraryFolder: runtime.settings.libraryFolder.path, importFolder: runtime.settings.importFolder.path,
-                         storage: lib.storageSizes(), diagnostics: try userFacing { try lib.diagnostics() })
+                         storage: lib.storageSizes(), diagnostics: try userFacing { try lib.diagnostics() },
+                         leftovers: try userFacing { try lib.cleanOrphans(dryRun: true).count })
         if json { return try printJSON(out) }
         let d = out.diagnostics, s = out.storage
+        let leftovers = out.leftovers == 0 ? ""
+            : "; \(counted(out.leftovers, "file")) no track refers to (crate library cleanup removes them)"
         print("""
             import mode       \(out.importMode.rawValue)\(out.importMode == .copyThenDelete ? (out.deleteOriginals ? " (deleting originals allowed)" : " (originals kept: deletion not allowed)") : "")
-            library folder    \(out.libraryFolder)  \(bytes(s.libraryBytes)) in \(s.libraryFiles) files
+            library folder    \(out.libraryFolder)  \(bytes(s.libraryBytes)) in \(counted(s.libraryFiles, "file"))\(leftovers)
             import folder     \(out.importFolder)  \(bytes(s.importFolderBytes))
             database          \(bytes(s.databaseBytes))
             artwork           \(bytes(s.artworkBytes)) (\(d.artwork) pictures; \(d.tracksWithoutArtwork) tracks without)

@@ -15,6 +15,76 @@ extension AppSuites {
             return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
         }
 
+        /// Issue 16, item 9: a copy import killed (-9) or interrupted (Ctrl-C) mid-copy leaves a partial file or a
+        /// copy no track refers to; the next import, or the daemon's start, removes them (it journals each copy
+        /// before making it), `crate library` then reports no leftovers, and no original is ever lost.
+        @Test func anInterruptedCopyImportLeavesNothingBehind() throws {
+            let app = try AppHarness()
+            let source = app.home.appendingPathComponent("big/Long")
+            try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+            // Two-minute WAVs: a verified copy (fsync and a re-read) lasts long enough to be caught in progress.
+            let originals = try (1...6).map { n in
+                try Fixture.encode(.wav, to: source.appendingPathComponent("0\(n).wav"), frames: 44100 * 120,
+                                   tags: ["title": "Part \(n)", "artist": "Big", "album": "Long", "track": "\(n)"])
+            }
+            let library = app.home.appendingPathComponent("data/library")
+            func partialExists() -> Bool {
+                let walk = FileManager.default.enumerator(atPath: library.path)
+                while let name = walk?.nextObject() as? String {
+                    if (name as NSString).lastPathComponent.hasPrefix(".crate-partial-") { return true }
+                }
+                return false
+            }
+            struct Status: Decodable { var leftovers: Int; var diagnostics: Diagnostics; struct Diagnostics: Decodable { var tracks: Int } }
+            func status() throws -> Status { try decodeJSON(Status.self, try app.crate("library", "--json").stdout) }
+            // Every original is either still there or in the library.
+            func nothingLost() throws {
+                let titles = Set(try decodeJSON([Track].self, try app.crate("tracks", "--json").stdout).map(\.title))
+                for (n, file) in originals.enumerated() {
+                    #expect(FileManager.default.fileExists(atPath: file.path) || titles.contains("Part \(n + 1)"), "\(file.path) lost")
+                }
+            }
+            /// Starts the import and interrupts it while a copy is being written; retries until something was left.
+            func interrupt(with signal: Int32) throws {
+                for _ in 0..<3 {
+                    let child = try ChildProcess([AppHarness.binary("crate").path, "import", "--mode", "copy_then_delete",
+                                                  "--delete-originals", source.deletingLastPathComponent().path],
+                                                 environment: app.environment)
+                    let deadline = Date().addingTimeInterval(120)
+                    // A tight poll: the window is one file's copy (bounded: a hang guard, not a timing check).
+                    while !partialExists() && !child.hasExited() && Date() < deadline { usleep(500) }
+                    child.stop(signal: signal)
+                    if try status().leftovers > 0 { return }
+                }
+            }
+
+            try interrupt(with: SIGKILL)
+            let left = try status().leftovers
+            try #require(left > 0, "three interrupted imports left nothing to clean up: the test could not make its case")
+            try nothingLost()
+            // The same import again: it removes what the killed one left, then finishes.
+            let again = try app.crate("import", "--mode", "copy_then_delete", "--delete-originals", source.deletingLastPathComponent().path)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stderr.contains("removed what an interrupted import left"), "\(again.stderr)")
+            #expect(try status().leftovers == 0 && !partialExists())
+            try nothingLost()
+
+            // Ctrl-C, then the daemon's start does the same (its launch rescan).
+            let more = source.deletingLastPathComponent().appendingPathComponent("More")
+            try FileManager.default.createDirectory(at: more, withIntermediateDirectories: true)
+            for n in 1...4 {
+                try Fixture.encode(.wav, to: more.appendingPathComponent("0\(n).wav"), frames: 44100 * 120,
+                                   tags: ["title": "More \(n)", "artist": "Big", "album": "More", "track": "\(n)"])
+            }
+            try interrupt(with: SIGINT)
+            try #require(try status().leftovers > 0, "three Ctrl-C'd imports left nothing to clean up")
+            let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "null"])
+            defer { daemon.stop() }
+            try waitUntil("the daemon's launch rescan removes the leftovers", seconds: 120) { try status().leftovers == 0 }
+            #expect(!partialExists())
+            try nothingLost()
+        }
+
         @Test func importShowsProgressAndFailuresAreListedRetriedAndCleared() throws {
             let app = try AppHarness()
             let music = try app.makeMusic()

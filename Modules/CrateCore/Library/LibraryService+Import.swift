@@ -79,6 +79,18 @@ struct ImportRun {
     /// `progress` nil: nobody watches, so the files are not counted either (a second walk saved).
     func scan(_ roots: [(URL, ImportMode)], into report: inout ImportReport, progress: ((ImportProgress) -> Void)?) throws {
         let started = Date()
+        // First, what an interrupted import left behind (its journal names it).
+        let store = service.store
+        let recovered = try service.journal.recover(known: { try store.libraryFilePaths() }, managed: service.managed)
+        if recovered.partialFiles + recovered.orphanCopies > 0 {
+            service.logger.notice("""
+                \(rescan ? "rescan" : "import"): removed what an interrupted import left: \(recovered.partialFiles) partial \
+                copies, \(recovered.orphanCopies) copies no track refers to (their originals are still in place)
+                """)
+        }
+        for path in recovered.kept {
+            service.logger.warning("import: \(path) was copied by an interrupted import whose original is gone; kept (import it from there, or `crate library cleanup` deletes it)")
+        }
         let scanner = try service.scanner
         let decoders = service.decoders
         // The total for progress is counted beside the scan, on its own thread: until it is known,
@@ -181,6 +193,7 @@ struct ImportRun {
         }
         out.artwork = service.artwork.drain()
         try service.store.save(out)
+        service.journal.clear()
         // Only now, with the verified copy committed, may an original go.
         for path in deletions {
             if unlink(path) == 0 { report.originalsDeleted += 1 } else {
@@ -246,6 +259,7 @@ struct ImportRun {
     /// Copies the file into the library (verified by a full hash when the original is to be deleted).
     private func copied(_ track: ScannedTrack, mode: ImportMode, to destination: URL, replace: Bool) throws -> LibraryEntry {
         let verify = mode == .copyThenDelete && deleteOriginals
+        try service.journal.begin(destination.path, original: track.path)
         let stamp = try service.managed.copy(track.path, to: destination, verify: verify)
         var copy = track
         copy.path = destination.path

@@ -13,6 +13,8 @@ public struct LibraryService: Sendable {
     let logger: Logger
     let managed: ManagedLibrary
     let artwork: ArtworkStore
+    /// Copies in flight, for cleaning up after an import that was killed.
+    var journal: ImportJournal { ImportJournal(url: settings.dataDirectory.appendingPathComponent("import-journal")) }
 
     init(settings: Settings, store: LibraryStore, sources: SourceRegistry, decoders: DecoderRegistry, logger: Logger) {
         self.settings = settings

@@ -45,7 +45,7 @@ struct ManagedLibrary: Sendable {
         } catch {
             throw .io(path: folder.path, action: "create the folder", reason: ErrorText.describe(error))
         }
-        let partial = folder.appendingPathComponent(".crate-partial-\(UUID().uuidString)").path
+        let partial = folder.appendingPathComponent(Self.partialPrefix + UUID().uuidString).path
         let input = try OpenFile(source)
         let out = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard out >= 0 else { throw .io(path: partial, action: "create", reason: AudioFileCheck.describe(errno)) }
@@ -87,6 +87,9 @@ struct ManagedLibrary: Sendable {
             throw .io(path: partial, action: "copy", reason: ErrorText.describe(error))
         }
     }
+
+    /// The name start of a copy in progress (renamed into place when whole).
+    static let partialPrefix = ".crate-partial-"
 
     /// Deletes an app-owned file and the folders it leaves empty, up to the library root.
     func remove(_ path: String) throws(LibraryError) {
