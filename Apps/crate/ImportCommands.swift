@@ -17,10 +17,13 @@ struct ImportOutput: ParsableArguments {
         var bar = ProgressBar(forced: progress, quiet: quiet || json)
         var last: ImportProgress?
         let watch: ((ImportProgress) -> Void)? = bar.style == .none ? nil : { p in last = p; bar.show(p) }
-        let report = try userFacing { try body(watch) }
-        if let last { bar.show(last, final: true) }
+        CrateConsole.shared.startCapturing()
+        let outcome = Result { try userFacing { try body(watch) } }
+        let warnings = CrateConsole.shared.stopCapturing()
+        if let last { bar.show(last, final: true) } else { CrateConsole.shared.endStatus() }
+        let report = try outcome.get()
         if json { return try printJSON(report) }
-        print(Self.describe(report))
+        print(Self.describe(report, warnings: warnings))
     }
 
     /// Starts a library job on the daemon and follows it to its report, showing its progress as a local run would.
@@ -43,7 +46,9 @@ struct ImportOutput: ParsableArguments {
         print(Self.describe(report))
     }
 
-    static func describe(_ r: ImportReport) -> String {
+    /// The report; `warnings` are the warnings logged during the run that the report does not already list (its
+    /// failures), kept whole here since on a terminal they scrolled past the progress bar.
+    static func describe(_ r: ImportReport, warnings: [String] = []) -> String {
         var lines = ["\(r.mode.rawValue): \(r.imported) imported, \(r.updated) updated, \(r.relinked) relinked, "
             + "\(r.unchanged) unchanged, \(r.duplicateCount) duplicates, \(r.failureCount) failed, \(r.nonAudio) other files "
             + "(\(String(format: "%.1f", r.seconds)) s)"]
@@ -55,6 +60,12 @@ struct ImportOutput: ParsableArguments {
         if r.duplicateCount > r.duplicates.count { lines.append("  … and \(r.duplicateCount - r.duplicates.count) more duplicates") }
         for f in r.failures { lines.append("  failed: \(f.path): \(f.reason)") }
         if r.failureCount > r.failures.count { lines.append("  … and \(r.failureCount - r.failures.count) more failures (crate import failures)") }
+        let failed = Set(r.failures.map { "import: \($0.path): \($0.reason)" })
+        let others = warnings.filter { !failed.contains($0) }
+        if !others.isEmpty {
+            lines.append("warnings (\(others.count)):")
+            lines += others.map { "  \($0)" }
+        }
         if let m = r.missing {
             let reasons = m.missing.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             lines.append("checked \(m.checked) library files: \(m.newlyMissing) newly missing, \(m.found) found again"

@@ -4,8 +4,9 @@ import Foundation
 import Glibc
 #endif
 
-/// The import progress line on standard error: a redrawn bar on a terminal, or (with `--progress` when
-/// not on one) a plain line at most twice a second, so logs and pipes stay readable.
+/// The import progress line on standard error: a redrawn bar on a terminal (the console's status line: log
+/// lines go above it), or (with `--progress` when not on one) a plain line at most twice a second, so logs and
+/// pipes stay readable.
 struct ProgressBar {
     enum Style { case bar, lines, none }
     let style: Style
@@ -28,10 +29,11 @@ struct ProgressBar {
             : "\(p.done) files  \(Int(rate.rounded())) files/s"
         switch style {
         case .bar:
+            // Through the console, so a log line written meanwhile goes above the bar instead of through it.
             let width = 30
             let filled = p.total > 0 ? min(width, width * p.done / p.total) : 0
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(counts)\u{1B}[K\(final ? "\n" : "")".utf8))
+            let bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + counts
+            if final { CrateConsole.shared.endStatus(bar) } else { CrateConsole.shared.showStatus(bar) }
         case .lines:
             FileHandle.standardError.write(Data("progress: \(counts)\n".utf8))
         case .none: break

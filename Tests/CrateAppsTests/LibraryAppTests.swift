@@ -85,6 +85,52 @@ extension AppSuites {
             try nothingLost()
         }
 
+        /// Issue 16, item 13: on a terminal, log lines go above the progress bar (they were written into it), and
+        /// the warnings that scrolled past are listed whole in the report.
+        @Test func warningsGoAboveTheProgressBarAndIntoTheReport() throws {
+            let app = try AppHarness()
+            let music = app.home.appendingPathComponent("music")
+            for folder in ["A", "B", "C"] {
+                try FileManager.default.createDirectory(at: music.appendingPathComponent(folder), withIntermediateDirectories: true)
+            }
+            for n in 1...3 {
+                try Fixture.encode(.flac, to: music.appendingPathComponent("A/0\(n).flac"), frames: 4410 * n, tags: ["title": "T\(n)"])
+            }
+            try Data("junk".utf8).write(to: music.appendingPathComponent("B/x.flac"))
+            try Data("junk".utf8).write(to: music.appendingPathComponent("C/y.mp3"))
+            // A copy an interrupted import made, whose original is gone since: kept, with a warning.
+            let data = app.home.appendingPathComponent("data")
+            let kept = data.appendingPathComponent("library/Gone/Album/01 Kept.flac")
+            try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: music.appendingPathComponent("A/01.flac"), to: kept)
+            try Data(Array(kept.path.utf8) + [0] + Array("/nowhere/original.flac".utf8) + [0]).write(to: data.appendingPathComponent("import-journal"))
+
+            // Under a pseudo-terminal (script(1)), as a user at a shell sees it.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "'\(AppHarness.binary("crate").path)' import --mode reference '\(music.path)'", "/dev/null"]
+            process.environment = app.environment
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text)")
+            // The terminal ends lines with CR LF; a lone CR returns to the start of the line.
+            let warnings = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+                .filter { $0.contains(" warning crate:") }
+            #expect(warnings.count >= 3, "\(text)")
+            for line in warnings {
+                // What stays visible on that terminal line: the text after its last carriage return.
+                let visible = line.components(separatedBy: "\r").last { !$0.isEmpty } ?? ""
+                #expect(!visible.contains("files/s") && visible.contains("warning"), "a log line torn by the bar: \(visible.debugDescription)")
+            }
+            #expect(text.contains("warnings (1):") && text.contains("01 Kept.flac was copied by an interrupted import whose original is gone"),
+                    "\(text)")
+            #expect(text.contains("failed: \(music.path)/B/x.flac"))
+        }
+
         @Test func importShowsProgressAndFailuresAreListedRetriedAndCleared() throws {
             let app = try AppHarness()
             let music = try app.makeMusic()
