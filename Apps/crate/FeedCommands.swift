@@ -152,7 +152,7 @@ enum OpinionCommand {
         }
         if json { return try printJSON(outcome) }
         let mark = outcome.opinion == .favorite ? "♥" : outcome.opinion == .dislike ? "✗" : "·"
-        print("\(mark) \(outcome.artist) — \(outcome.title)  [\(outcome.album)]")
+        print("\(mark) \(outcome.artist.isEmpty ? "" : outcome.artist + " — ")\(outcome.title)  [\(outcome.album)]")
         for write in outcome.writes {
             print("  Apple Music \(write.name): \(write.ok ? "done" : "FAILED — \(write.message ?? "unknown") (the \(outcome.opinion == .favorite ? "like" : "dislike") is kept here)")")
         }

@@ -59,6 +59,8 @@ struct Crated: AsyncParsableCommand {
         let watcher = Task { await runtime.externalChanges(events: player.events).watch() }
         defer { watcher.cancel() }
         Task {
+            // Likes and dislikes kept while the catalog could not take them go first.
+            await feeds.sendUnsent()
             let wall = await feeds.regenerateWall(reason: "start-up")
             logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
         }

@@ -37,7 +37,7 @@ extension LibraryStore {
 
     /// Likes or dislikes a catalog album (nil clears), keeping the album as given. The album needs its
     /// `externalID`.
-    public func setCatalogOpinion(_ album: Album, _ opinion: Opinion?, at now: Date = Date()) throws {
+    public func setCatalogOpinion(_ album: Album, _ opinion: Opinion?, at now: Date = Date(), unsent: Bool = false) throws {
         guard let externalID = album.externalID, !externalID.isEmpty else {
             throw StoreError.invalid("a catalog album needs its catalog id")
         }
@@ -47,15 +47,23 @@ extension LibraryStore {
         try write { db in
             if let opinion {
                 try db.execute(sql: """
-                    INSERT INTO catalog_opinion (source, external_id, value, created_at, album_json) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO catalog_opinion (source, external_id, value, created_at, album_json, unsent) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(source, external_id) DO UPDATE SET album_json = excluded.album_json,
-                        value = excluded.value,
+                        value = excluded.value, unsent = excluded.unsent,
                         created_at = CASE WHEN value = excluded.value THEN created_at ELSE excluded.created_at END
-                    """, arguments: [album.source, externalID, opinion.rawValue, now.timeIntervalSince1970, json])
+                    """, arguments: [album.source, externalID, opinion.rawValue, now.timeIntervalSince1970, json, unsent])
             } else {
                 try db.execute(sql: "DELETE FROM catalog_opinion WHERE source = ? AND external_id = ?",
                                arguments: [album.source, externalID])
             }
+        }
+    }
+
+    /// Catalog opinions not yet sent to the catalog, oldest first (each album carries its opinion).
+    public func unsentCatalogOpinions() throws -> [Album] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT album_json FROM catalog_opinion WHERE unsent = 1 ORDER BY created_at")
+                .compactMap { try? JSONDecoder().decode(Album.self, from: Data($0.utf8)) }
         }
     }
 

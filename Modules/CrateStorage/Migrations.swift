@@ -282,6 +282,11 @@ enum Migrations {
             // rescan (the daemon's launch rescan), which stores every value and gives albums the union.
             try db.execute(sql: "UPDATE file SET mtime = -1 WHERE track_id IN (SELECT id FROM track WHERE genre IS NOT NULL)")
         }
+        m.registerMigration("v10: catalog opinions waiting to be sent") { db in
+            // A like or dislike made without catalog credentials (or whose writes failed) is kept here and sent
+            // once credentials exist.
+            try db.execute(sql: "ALTER TABLE catalog_opinion ADD COLUMN unsent INTEGER NOT NULL DEFAULT 0")
+        }
         return m
     }
 }

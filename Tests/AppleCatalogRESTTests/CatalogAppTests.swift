@@ -85,6 +85,34 @@ import Testing
         }
     }
 
+    /// Issue 16, item 16: liking a catalog album without catalog credentials keeps the like (it failed) and says it
+    /// will be sent; once credentials exist, the next like sends it too, with the album's details fetched then.
+    @Test func aLikeWithoutCredentialsIsKeptAndSentLater() async throws {
+        let home = try Fixture.temporaryDirectory("crate-catalog-offline")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let offline = try await Self.crate(["like", "applemusic:\(FakeAppleMusicRoutes.detailedAlbumID)", "--json"],
+                                           env: Self.environment(home, server: nil, keys: nil))
+        #expect(offline.status == 0, "\(offline.stdout)\(offline.stderr)")
+        #expect(offline.stdout.contains("\"opinion\" : \"favorite\"") && offline.stdout.contains("it will be sent to Apple Music"),
+                "\(offline.stdout)")
+
+        let keys = try TestKeys()
+        defer { keys.remove() }
+        let server = try await FakeAppleMusic.start(keys: keys)
+        defer { Task { await server.stop() } }
+        let online = try await Self.crate(["like", "applemusic:\(FakeAppleMusicRoutes.yearOnlyAlbumID)"],
+                                          env: Self.environment(home, server: server, keys: keys))
+        #expect(online.status == 0, "\(online.stdout)\(online.stderr)")
+        // The kept like went too: its rating, library add and favorite.
+        let rating = await server.log.requests(to: "/v1/me/ratings/albums/\(FakeAppleMusicRoutes.detailedAlbumID)")
+        #expect(rating.map(\.method).contains("PUT"), "\(online.stderr)")
+        #expect(online.stderr.contains("sent the favorite of"), "\(online.stderr)")
+        // Nothing is left to send: a third like sends only its own album.
+        let before = await server.log.requests(to: "/v1/me/ratings/albums/\(FakeAppleMusicRoutes.detailedAlbumID)").count
+        _ = try await Self.crate(["like", "applemusic:\(FakeAppleMusicRoutes.yearOnlyAlbumID)"], env: Self.environment(home, server: server, keys: keys))
+        #expect(await server.log.requests(to: "/v1/me/ratings/albums/\(FakeAppleMusicRoutes.detailedAlbumID)").count == before)
+    }
+
     @Test func everyCatalogCommandWorksAgainstTheLoopbackServer() async throws {
         let keys = try TestKeys()
         defer { keys.remove() }

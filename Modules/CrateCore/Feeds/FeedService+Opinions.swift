@@ -51,7 +51,7 @@ extension FeedService {
 
     private func setOpinion(_ ref: String, _ opinion: Opinion) async throws -> OpinionOutcome {
         let album = try await resolve(ref)
-        try store(album, opinion)
+        try store(album, opinion, unsent: isCatalog(album))
         if opinion == .dislike { dropFromKeptFeeds(album) }
         // The same event the favorites routes publish, so clients need one rule.
         events?.publish(CrateEvent("library", "album \(FeedAlbumRef.text(album)): \(opinion.rawValue)"))
@@ -62,21 +62,54 @@ extension FeedService {
         do {
             client = try catalog.client()
         } catch {
-            outcome.notSent = "kept locally, not sent to Apple Music: \(ErrorText.describe(error))"
+            outcome.notSent = "kept locally; it will be sent to Apple Music once the catalog works "
+                + "(\(ErrorText.describe(error))): at the next like or dislike, or when crated starts"
             logger.warning("feeds: \(opinion.rawValue) of \(outcome.album) \(outcome.notSent ?? "")")
             return outcome
         }
         guard client.hasUserToken else {
-            outcome.notSent = "kept locally, not sent to Apple Music: no user token (set sources.applecatalog.user_token_file or CRATE_SOURCES_APPLECATALOG_USER_TOKEN)"
+            outcome.notSent = "kept locally; it will be sent to Apple Music once a user token is set "
+                + "(sources.applecatalog.user_token_file or CRATE_SOURCES_APPLECATALOG_USER_TOKEN): at the next like or "
+                + "dislike, or when crated starts"
             logger.warning("feeds: \(opinion.rawValue) of \(outcome.album) \(outcome.notSent ?? "")")
             return outcome
         }
         outcome.writes = await Self.writeBack(opinion, albumID: externalID, client: client)
         for write in outcome.writes where !write.ok {
-            // The local opinion stays: the catalog may be down, the token may have expired; liking again retries.
+            // The local opinion stays: the catalog may be down, the token may have expired; it is sent again later.
             logger.error("feeds: \(write.name) for \(album.artist) — \(album.title) (\(outcome.album)) failed: \(write.message ?? "unknown")")
         }
+        if outcome.writes.allSatisfy(\.ok) { try store(album, opinion, unsent: false) }
+        // What earlier likes and dislikes could not send goes now that the catalog answers.
+        _ = await sendUnsent()
         return outcome
+    }
+
+    /// Sends the catalog opinions kept locally because the catalog could not take them then (no credentials, no
+    /// user token, a failed write); each album's details are fetched again (a like made offline knows only its
+    /// id). Returns how many were sent. Nothing happens while the catalog still cannot take them.
+    @discardableResult
+    public func sendUnsent() async -> Int {
+        guard let pending = try? store.unsentCatalogOpinions(), !pending.isEmpty,
+              let client = try? catalog.client(), client.hasUserToken else { return 0 }
+        var sent = 0
+        for album in pending {
+            guard let id = album.externalID, let opinion = album.opinion else { continue }
+            let writes = await Self.writeBack(opinion, albumID: id, client: client)
+            guard writes.allSatisfy(\.ok) else {
+                let reasons = writes.filter { !$0.ok }.map { "\($0.name): \($0.message ?? "failed")" }.joined(separator: "; ")
+                logger.warning("feeds: \(opinion.rawValue) of \(FeedAlbumRef.text(album)) still not sent: \(reasons)")
+                continue
+            }
+            var known = (try? await client.album(id: id).album) ?? album
+            known.opinion = opinion
+            // Unless the opinion changed meanwhile.
+            guard (try? store.catalogOpinion(source: album.source, externalID: id)) == opinion else { continue }
+            do { try store(known, opinion, unsent: false) } catch { continue }
+            sent += 1
+            logger.notice("feeds: sent the \(opinion.rawValue) of \(known.artist) — \(known.title) (\(FeedAlbumRef.text(known))) to Apple Music")
+        }
+        return sent
     }
 
     /// The catalog writes of an opinion, concurrently; each write's outcome on its own.
@@ -111,18 +144,31 @@ extension FeedService {
         if let album = try (store.catalogAlbums(.favorite) + store.catalogAlbums(.dislike)).first(where: { $0.externalID == id }) {
             return album
         }
+        let client: any MusicCatalog
         do {
-            return try await catalog.client().album(id: id).album
+            client = try catalog.client()
+        } catch {
+            // No catalog to ask (not set up, or not reachable by its settings): the opinion is kept by id and the
+            // album's details come when it is sent.
+            return Album(id: 0, identity: "\(Self.catalogScheme):\(id)", title: "Apple Music album \(id)", artist: "",
+                         date: nil, year: nil, genre: nil, isCompilation: false, trackCount: 0, discCount: 0, duration: 0,
+                         addedAt: Date(), source: Self.catalogScheme, externalID: id)
+        }
+        do {
+            return try await client.album(id: id).album
         } catch {
             throw FeedError.catalogAlbumUnknown(id, reason: ErrorText.describe(error))
         }
     }
 
+    /// The scheme of catalog album references (`applemusic:ID`), as `FeedAlbumRef` reads them.
+    static let catalogScheme = "applemusic"
+
     private func isCatalog(_ album: Album) -> Bool { !album.isLibraryAlbum && album.externalID != nil }
 
-    private func store(_ album: Album, _ opinion: Opinion?) throws {
+    private func store(_ album: Album, _ opinion: Opinion?, unsent: Bool = false) throws {
         if isCatalog(album) {
-            try store.setCatalogOpinion(album, opinion)
+            try store.setCatalogOpinion(album, opinion, unsent: unsent && opinion != nil)
         } else {
             try store.setOpinion(.album, id: album.id, opinion)
         }

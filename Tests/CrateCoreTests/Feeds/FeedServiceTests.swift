@@ -129,9 +129,15 @@ import CrateStorage
         #expect(after.entries.count == kept.entries.count - 1 && after.generatedAt == kept.generatedAt)
     }
 
-    @Test func aCatalogAlbumCannotBeLikedWithoutACatalog() async throws {
+    /// Issue 16, item 16: without a catalog a like of a catalog album is kept (it was refused) and waits to be sent.
+    @Test func aCatalogAlbumLikedWithoutACatalogIsKeptUnsent() async throws {
         let runtime = try library()
-        await #expect(throws: FeedError.self) { try await runtime.feeds().like("applemusic:1616728060") }
+        let outcome = try await runtime.feeds().like("applemusic:1616728060")
+        #expect(outcome.opinion == .favorite && outcome.notSent?.contains("it will be sent") == true && outcome.writes.isEmpty)
+        #expect(try runtime.store.unsentCatalogOpinions().map(\.externalID) == ["1616728060"])
+        #expect(await runtime.feeds().sendUnsent() == 0)   // still no catalog: it stays
+        _ = try await runtime.feeds().clearOpinion("applemusic:1616728060")
+        #expect(try runtime.store.unsentCatalogOpinions().isEmpty)
     }
 
     @Test func diagnoseChecksTheRulesAndListsUnmappedGenres() async throws {
