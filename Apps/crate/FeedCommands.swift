@@ -34,8 +34,9 @@ struct Wall: AsyncParsableCommand {
                 return await feeds.regenerateWall(reason: "crate wall", artworkSize: feed.artwork)
             }
         }
-        if feed.json { return try printJSON(page) }
-        FeedPrinter.print(page, title: "Crate Wall", onlyNewest: feed.more)
+        if feed.json { try printJSON(page) } else { FeedPrinter.print(page, title: "Crate Wall", onlyNewest: feed.more) }
+        // An empty wall is a failure a script should see; the reason is printed above (and in the JSON).
+        if page.entries.isEmpty { throw ExitCode(1) }
     }
 }
 

@@ -5,6 +5,21 @@ import Foundation
 import Testing
 
 @Suite struct AuthTests {
+    /// Issue 16, item 18: the no-user-token message names the environment variable too, and a rate of 0 requests
+    /// a second is refused naming the key (it would stall every request).
+    @Test func settingsMistakesAreNamed() {
+        #expect(AppleCatalogError.userTokenMissing.description.contains("CRATE_SOURCES_APPLECATALOG_USER_TOKEN"))
+        let dir = URL(fileURLWithPath: "/tmp")
+        for bad in ["0", "-1", "101", "fast"] {
+            let settings = PluginSettings(block: "sources.applecatalog", values: ["requests_per_second": bad], dataDirectory: dir)
+            guard case .failure(let problem) = AppleCatalogSource.config(from: settings) else {
+                Issue.record("requests_per_second \(bad) was accepted")
+                continue
+            }
+            #expect(problem.reason.contains("sources.applecatalog.requests_per_second has the invalid value '\(bad)'"))
+        }
+    }
+
     // MARK: Key files
 
     @Test func aKeyFileOthersCanReadIsRefusedWithChmodAdvice() throws {

@@ -81,6 +81,17 @@ import Testing
         await server.stop()
     }
 
+    /// Issue 16, item 18: a wall that comes out empty (a catalog-only dial with no catalog) says why on the
+    /// terminal and exits 1 (it printed "No signal…" and exited 0, the reason only in the log).
+    @Test func anEmptyWallSaysWhyAndFails() async throws {
+        let home = try Fixture.temporaryDirectory("crate-empty-wall")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = CatalogAppTests.environment(home, server: nil, keys: nil)
+        let wall = try await CatalogAppTests.crate(["wall", "--dial", "mystery"], env: env)
+        #expect(wall.status == 1, "\(wall.stdout)\(wall.stderr)")
+        #expect(wall.stdout.contains("The catalog is unavailable:") && wall.stdout.contains("sources.applecatalog"), "\(wall.stdout)")
+    }
+
     @Test func theDaemonKeepsTheWallAndRunsTheLikeLoop() async throws {
         let keys = try TestKeys()
         defer { keys.remove() }

@@ -213,8 +213,21 @@ public actor FeedService {
             entries: state.entries.map { FeedEntry($0, artworkSize: artworkSize) },
             contributions: contributions,
             failures: state.last.failures.map { FeedPage.Failure(signal: $0.signal.rawValue, source: $0.source, message: $0.message) },
-            explanation: state.last.explanation ?? (state.entries.isEmpty ? "No albums: import music or set up the catalog." : nil),
+            explanation: explain(state),
             pages: state.pages, newest: state.last.entries.count, generatedAt: state.generatedAt)
+    }
+
+    /// Why a feed is short; for an empty one also why the catalog gave nothing (its signals are not even tried
+    /// without a catalog, so the composer alone would only say that no signal had a weight).
+    private func explain(_ state: FeedState) -> String? {
+        let composed = state.last.explanation ?? (state.entries.isEmpty ? "No albums: import music or set up the catalog." : nil)
+        guard state.entries.isEmpty, let composed else { return composed }
+        do {
+            _ = try catalog.client()
+            return composed
+        } catch {
+            return "\(composed) The catalog is unavailable: \(ErrorText.describe(error))."
+        }
     }
 
     /// The album on a current feed with this reference (no catalog request needed to like it).

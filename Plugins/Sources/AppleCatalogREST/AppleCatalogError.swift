@@ -48,7 +48,8 @@ public enum AppleCatalogError: Error, Sendable, Hashable, CustomStringConvertibl
             "Apple Music refused the developer token (401): check sources.applecatalog.team_id and sources.applecatalog.key_id, and that the key "
                 + "has the MusicKit service"
         case .userTokenMissing:
-            "no Music-User-Token: set sources.applecatalog.user_token_file (or sources.applecatalog.user_token) to use your library and history"
+            "no Music-User-Token: set sources.applecatalog.user_token_file (or sources.applecatalog.user_token, or the environment "
+                + "variable CRATE_SOURCES_APPLECATALOG_USER_TOKEN) to use your library and history"
         case .userTokenRejected:
             "Apple Music refused the Music-User-Token (403): it is invalid or expired; sign in again to get a new one"
         case .subscriptionRequired:
