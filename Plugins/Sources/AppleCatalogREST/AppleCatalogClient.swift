@@ -17,7 +17,7 @@ public actor AppleCatalogClient {
     private let ownsSession: Bool
     var developerToken: DeveloperTokenSource
     let userToken: UserToken
-    var limiter: RequestWindow
+    var limiter: SharedRequestWindow
     var cache: ResponseCache
     let retry: RetryPolicy
     var knownStorefront: String?
@@ -38,7 +38,7 @@ public actor AppleCatalogClient {
         transport = CatalogTransport(session: session ?? CatalogTransport.makeSession(timeout: config.timeoutSeconds,
                                                                                       connections: Int(burst)))
         ownsSession = session == nil
-        limiter = RequestWindow(rate: config.requestsPerSecond)
+        limiter = SharedRequestWindow(rate: config.requestsPerSecond, path: config.rateStateFile)
         cache = ResponseCache(lifetime: config.cacheLifetime)
         retry = RetryPolicy(maxRetries: max(0, config.maxRetries), baseDelay: max(0, config.retryBaseDelay))
     }

@@ -20,6 +20,8 @@ public struct AppleCatalogConfig: Sendable, Hashable {
     /// The API's root; tests point it at a loopback server.
     public var baseURL: URL
     public var requestsPerSecond: Double
+    /// The file that holds the rate window every Crate process of one data folder shares (nil: this process only).
+    public var rateStateFile: String?
     public var timeoutSeconds: Double
     public var maxRetries: Int
     /// First backoff delay after a 429 or 5xx, doubled per retry (Apple's throttle clears in 0.5–3.5 s).

@@ -49,6 +49,8 @@ extension AppleCatalogSource {
             }
             c.requestsPerSecond = n
         }
+        // The CLI and crated of one data folder share one budget (Apple counts per developer team).
+        c.rateStateFile = s.dataDirectory.appendingPathComponent("applecatalog-rate").path
         return .success(c)
     }
 }

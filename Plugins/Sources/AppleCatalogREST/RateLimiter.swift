@@ -15,8 +15,8 @@ struct RequestWindow: Sendable {
     let limit: Int
     let window: Duration
     /// The newest grants, oldest first; at most `limit`.
-    private var granted: [ContinuousClock.Instant] = []
-    private var pausedUntil: ContinuousClock.Instant?
+    private(set) var granted: [ContinuousClock.Instant] = []
+    private(set) var pausedUntil: ContinuousClock.Instant?
 
     /// `rate` requests a second; a rate below 1 (0.5) becomes one request per `1/rate` seconds; 0 or less
     /// is unlimited. `margin`: how much longer than exact the window is.
@@ -30,7 +30,13 @@ struct RequestWindow: Sendable {
         }
     }
 
-    private var unlimited: Bool { limit == .max }
+    var unlimited: Bool { limit == .max }
+
+    /// Takes up the state another process left (see `SharedRequestWindow`), keeping the newest `limit` grants.
+    mutating func restore(pausedUntil: ContinuousClock.Instant?, granted: [ContinuousClock.Instant]) {
+        self.pausedUntil = pausedUntil
+        self.granted = Array(granted.sorted().suffix(limit))
+    }
 
     /// Grants a request now and returns nil, or says how long until asking again may succeed.
     mutating func take(now: ContinuousClock.Instant = .now) -> Duration? {
