@@ -23,8 +23,20 @@ public struct LocalFilesSource: ListingSource {
         let path = root.standardizedFileURL.resolvingSymlinksInPath().path
         let lister = FolderLister(suffixes: suffixes)
         guard try Self.isFolder(path) else {
-            let listing = FolderListing(path: folderOf(path), fd: AT_FDCWD, files: [FileEntry(absolutePath: path)])
-            try visit(lister.contents(listing, everyFile: true))
+            let folder = folderOf(path)
+            let name = Array(path.utf8[path.utf8.index(after: path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.utf8.startIndex)...])
+            // `crate import Album/*` names the folder's cover.jpg too: it is the folder's artwork, which the audio
+            // files named beside it pick up, not a track that failed to import.
+            if !FileName.isCandidate(name, suffixes: suffixes), FileName.string(name).flatMap(FileName.coverRank) != nil {
+                try visit(FolderContents(folder: folder, files: [], failures: [], filesSeen: 1, skipped: 1,
+                                         folderImage: nil, isFolder: false))
+                return
+            }
+            var contents = lister.contents(FolderListing(path: folder, fd: AT_FDCWD, files: [FileEntry(absolutePath: path)]),
+                                           everyFile: true)
+            // A single file takes its folder's cover image, as it would have had the folder been imported.
+            contents.folderImage = FolderImage.find(in: folder)
+            try visit(contents)
             return
         }
         var walker = FolderWalker(root: path, alias: given != path ? given : nil)
