@@ -133,7 +133,8 @@ let package = Package(
         tests("URLStreamSourceTests", ["URLStreamSource"], exclude: ["radio_server.py"]),
         tests("CrateAppsTests", ["crate", "crated"]),
         // The production catalog client against a loopback server that serves the documented JSON shapes.
-        tests("AppleCatalogRESTTests", ["AppleCatalogREST", .product(name: "Hummingbird", package: "hummingbird"),
+        // It also runs the crate and crated binaries (the CLI and daemon against the fake catalog): declared, so they are built.
+        tests("AppleCatalogRESTTests", ["AppleCatalogREST", "crate", "crated", .product(name: "Hummingbird", package: "hummingbird"),
                                         .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import CrateDomain
+import CrateTestSupport
 
 @Suite struct ResilienceTests {
     /// Answers `path` with `reply` the first `times` times it is asked, then lets the catalog answer.
@@ -144,14 +145,16 @@ import CrateDomain
 
     @Test func cancellingAnInFlightRequestThrowsCancelledAtOnce() async throws {
         var options = FakeAppleMusic.Options()
+        let gate = ReplyGate()
         options.override = { seen in
             guard seen.query["term"] == "slow" else { return nil }
-            try? await Task.sleep(for: .seconds(5))
+            await gate.wait()
             return nil
         }
         try await withCatalog(options, configure: { $0.userToken = nil }) { server, client, _ in
+            defer { Task { await gate.open() } }
             let task = Task { try await client.searchAlbums(term: "slow", offset: 0, limit: 5) }
-            await server.log.waitFor(1)
+            try await server.log.waitFor(1)
             task.cancel()
             let result = await task.result
             // The server has not answered yet: the client gave up without waiting for it.
@@ -166,8 +169,8 @@ import CrateDomain
         options.override = { _ in FakeAppleMusic.Reply(status: 429, headers: ["Retry-After": "20"]) }
         try await withCatalog(options, configure: { $0.userToken = nil }) { server, client, _ in
             let task = Task { try await client.genres() }
-            await server.log.waitFor(1)
-            while await server.log.answeredCount < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            try await server.log.waitFor(1)
+            try await waitUntilAsync("the 429 answer", seconds: 30) { await server.log.answeredCount >= 1 }
             task.cancel()
             await #expect(throws: AppleCatalogError.cancelled) { try await task.value }
             #expect(await server.log.seen.count == 1)
@@ -176,12 +179,14 @@ import CrateDomain
 
     @Test func aSlowServerTimesOut() async throws {
         var options = FakeAppleMusic.Options()
+        let gate = ReplyGate()
         options.override = { seen in
             guard seen.path.hasSuffix("/genres") else { return nil }
-            try? await Task.sleep(for: .seconds(5))
+            await gate.wait()   // never answers while the test runs
             return nil
         }
         try await withCatalog(options, configure: { $0.timeoutSeconds = 0.5; $0.userToken = nil }) { _, client, _ in
+            defer { Task { await gate.open() } }
             let error = await catalogError { _ = try await client.genres() }
             #expect(error == .transport("no answer within 0.5 s"))
         }

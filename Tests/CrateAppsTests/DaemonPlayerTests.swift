@@ -67,7 +67,7 @@ extension AppSuites {
                                          extra: daemon.env, output: watchLog)
             defer { watch.stop(signal: SIGTERM) }
             func events() -> String { (try? String(contentsOf: watchLog, encoding: .utf8)) ?? "" }
-            for _ in 0..<600 where !events().contains("watching crated at") { usleep(50_000) }   // hang guard
+            try waitUntil("crate watch to connect", seconds: 30) { events().contains("watching crated at") }
             #expect(events().contains("watching crated at 127.0.0.1:\(daemon.port)"))
             #expect(try app.crate("play-album", "Record", env: daemon.env).status == 0)
             let done = try app.waitFor(daemon) { $0.state == .stopped }
@@ -76,7 +76,7 @@ extension AppSuites {
             #expect(history.map(\.track.title) == ["Song 3", "Song 1"])
             let frames = try Fixture.run("soxi", ["-s", app.home.appendingPathComponent("out.wav").path])
             #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "44100")
-            for _ in 0..<600 where !events().contains("library: missing Song 2") { usleep(50_000) }   // hang guard
+            try waitUntil("the missing-track event in crate watch", seconds: 30) { events().contains("library: missing Song 2") }
             #expect(events().contains("player: skipped Song 2: not_found"), "\(events())")
             #expect(events().contains("library: missing Song 2"))
             #expect(events().contains("queue: replaced"))

@@ -194,7 +194,7 @@ extension AppSuites {
                                          extra: daemon.env, output: events)
             defer { watch.stop(signal: SIGTERM) }
             func seen() -> String { (try? String(contentsOf: events, encoding: .utf8)) ?? "" }
-            for _ in 0..<600 where !seen().contains("watching crated at") { usleep(50_000) }   // hang guard
+            try waitUntil("crate watch to connect", seconds: 30) { seen().contains("watching crated at") }
 
             let search = try api.curl(daemon, "GET", "search?q=hey%20jud")
             #expect(search.status == 200 && search.body.contains("\"group\":\"tracks\""))

@@ -204,9 +204,9 @@ extension AppSuites {
             defer { daemon.stop() }
             // Start-up did not wait for the scan; it finishes in the background.
             var status = try curl(daemon, "GET", "library/status")
-            for _ in 0..<600 where !status.body.contains("\"state\":\"done\"") {
-                usleep(50_000)
+            try waitUntil("the start-up scan to finish (library/status: \(status.body))", seconds: 30) {
                 status = try curl(daemon, "GET", "library/status")
+                return status.body.contains("\"state\":\"done\"")
             }
             #expect(status.status == 200 && status.body.contains("\"state\":\"done\""), "\(status.body)")
             let albums = try decodeJSON([Album].self, try curl(daemon, "GET", "albums").body)
@@ -226,7 +226,9 @@ extension AppSuites {
             #expect(failures.body.contains("04 broken.flac"))
             #expect(try curl(daemon, "GET", "library/missing").body == "[]")
             #expect(try curl(daemon, "GET", "artwork/\(String(repeating: "0", count: 64))").status == 404)
-            for _ in 0..<600 where try curl(daemon, "GET", "library/status").body.contains("\"state\":\"running\"") { usleep(50_000) }
+            try waitUntil("the rescan to finish", seconds: 30) {
+                try !curl(daemon, "GET", "library/status").body.contains("\"state\":\"running\"")
+            }
             #expect(daemon.text.contains("rescan"))
         }
     }

@@ -23,20 +23,40 @@ final class EngineDriver {
     }
 
     /// Plays every item in order; returns the events up to `.idle`.
-    func playAll() async -> [EngineEvent] {
+    func playAll() async throws -> [EngineEvent] {
         engine.play(items[0])
         engine.setNext(items.count > 1 ? items[1] : nil, after: 1)
-        var seen: [EngineEvent] = []
-        for await event in engine.events {
-            seen.append(event)
+        return try await engineEvents(engine) { event in
             if case .decoding(let item) = event {
                 let next = Int(item.token)   // tokens are 1-based: items[token] follows item `token`
                 engine.setNext(next < items.count ? items[next] : nil, after: item.token)
             }
-            if case .idle = event { break }
+            if case .idle = event { return true }
+            return false
         }
-        return seen
     }
+}
+
+/// The engine's events, each handed to `handle` until it answers true (the events up to there). A hang guard ends the
+/// wait after `seconds`: it shuts the engine down, which ends the stream, and the test fails with a clear message
+/// instead of hanging.
+func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
+                  _ handle: (EngineEvent) -> Bool = { if case .idle = $0 { true } else { false } }) async throws -> [EngineEvent] {
+    let guardrail = Task { () -> Bool in
+        do { try await Task.sleep(for: .seconds(seconds)) } catch { return false }
+        engine.shutdown()
+        return true
+    }
+    var seen: [EngineEvent] = []
+    for await event in engine.events {
+        seen.append(event)
+        if handle(event) { break }
+    }
+    guardrail.cancel()
+    if await guardrail.value {
+        throw Fixture.ToolError(description: "the engine's events did not reach the awaited one within \(seconds) s: \(seen)")
+    }
+    return seen
 }
 
 @Suite struct PlaybackEngineTests {
@@ -74,7 +94,7 @@ final class EngineDriver {
         let out = dir.appendingPathComponent(name)
         let plugin = WAVFileOutputPlugin(path: out)
         let engine = PlaybackEngine(decoders: decoders) { try plugin.makeOutput() }
-        let events = await EngineDriver(engine, files: files).playAll()
+        let events = try await EngineDriver(engine, files: files).playAll()
         engine.shutdown()
         return (try decodeAll(out), events)
     }
@@ -116,7 +136,7 @@ final class EngineDriver {
         let b = try Fixture.encode(.wav, to: dir.appendingPathComponent("b.wav"), frames: 2000, sampleRate: 48000, channels: 1)
         let counter = FrameCounter()
         let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter).makeOutput() }
-        let events = await EngineDriver(engine, files: [a, b]).playAll()
+        let events = try await EngineDriver(engine, files: [a, b]).playAll()
         engine.shutdown()
         #expect(counter.frames == 5000)
         let started = events.compactMap { if case let .started(_, info) = $0 { info.pcmFormat } else { nil } }
@@ -129,7 +149,7 @@ final class EngineDriver {
         let c = try Fixture.encode(.flac, to: dir.appendingPathComponent("c.flac"), frames: 500)
         let counter = FrameCounter()
         let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter).makeOutput() }
-        let events = await EngineDriver(engine, files: [a, gone, c]).playAll()
+        let events = try await EngineDriver(engine, files: [a, gone, c]).playAll()
         engine.shutdown()
         #expect(counter.frames == 1500)
         let failed = events.compactMap { if case let .failed(item, reason) = $0 { (item.token, reason) } else { nil } }
@@ -145,7 +165,7 @@ final class EngineDriver {
         item.startFrame = 12_345
         engine.play(item)
         engine.setNext(nil, after: 1)
-        for await event in engine.events { if case .idle = event { break } }
+        _ = try await engineEvents(engine)
         engine.shutdown()
         let rendered = try decodeAll(out)
         let source = Fixture.sine(frames: 20_000).map { Float($0) / 32768 }
@@ -165,7 +185,7 @@ final class EngineDriver {
         engine.setNext(EngineItem(token: 2, entryID: 2, trackID: 2, url: b), after: 1)
         var replaced = false
         var started: [UInt64] = []
-        for await event in engine.events {
+        _ = try await engineEvents(engine) { event in
             if case .decoding(let item) = event, item.token == 2, !replaced {
                 replaced = true
                 engine.setNext(EngineItem(token: 3, entryID: 3, trackID: 3, url: c), after: 1)
@@ -173,7 +193,8 @@ final class EngineDriver {
                 engine.resume()
             }
             if case .started(let item, _) = event { started.append(item.token) }
-            if case .idle = event { break }
+            if case .idle = event { return true }
+            return false
         }
         engine.shutdown()
         #expect(started == [1, 3])
@@ -188,7 +209,7 @@ final class EngineDriver {
         engine.setVolume(50)
         engine.play(EngineItem(token: 1, entryID: 1, trackID: 1, url: file))
         engine.setNext(nil, after: 1)
-        for await event in engine.events { if case .idle = event { break } }
+        _ = try await engineEvents(engine)
         engine.shutdown()
         let rendered = try decodeAll(out)
         // 0.3535 RMS at full volume; the first chunk ramps from the previous gain, so measure after it.

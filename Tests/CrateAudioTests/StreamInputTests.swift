@@ -81,7 +81,7 @@ import WAVFileOutput
         let out = dir.appendingPathComponent("\(name).out.wav")
         let plugin = WAVFileOutputPlugin(path: out)
         let engine = PlaybackEngine(decoders: decoders, inputs: InputRegistry([HTTPInputProvider()])) { try plugin.makeOutput() }
-        let events = await EngineDriver(engine, files: [server.url("/\(name)")]).playAll()
+        let events = try await EngineDriver(engine, files: [server.url("/\(name)")]).playAll()
         engine.shutdown()
         #expect(events.contains { if case .finished = $0 { true } else { false } }, "\(events)")
         let played = try DecoderChecks.decodeAll(try decoders.open(out))
@@ -105,15 +105,11 @@ import WAVFileOutput
         let plugin = WAVFileOutputPlugin(path: out)
         let engine = PlaybackEngine(decoders: decoders, inputs: InputRegistry([HTTPInputProvider()])) { try plugin.makeOutput() }
         let item = EngineItem(token: 1, entryID: 1, trackID: 1, url: server.url("/radio.mp3"))
-        // A live stream has no end: the engine is stopped once both titles were heard (or after a bound).
-        let guardrail = Task {
-            try await Task.sleep(for: .seconds(60))
-            engine.shutdown()
-        }
+        // A live stream has no end: the wait ends once both titles were heard (or fails after the hang guard's bound).
         engine.play(item)
         var titles: [String] = []
         var started: StreamInfo?
-        for await event in engine.events {
+        _ = try await engineEvents(engine, seconds: 60) { event in
             switch event {
             case let .started(_, info): started = info
             case let .streamMetadata(_, metadata):
@@ -122,9 +118,8 @@ import WAVFileOutput
             default: break
             }
             // Titles come from the decoder, which runs ahead of the output: wait for the sound's start too.
-            if (titles.count >= 2 && started != nil) || { if case .failed = event { true } else { false } }() { break }
+            return (titles.count >= 2 && started != nil) || { if case .failed = event { true } else { false } }()
         }
-        guardrail.cancel()
         // Three seconds of sound reached the output before it stops (the titles come from the decoder, ahead).
         try waitUntil("3 s of the stream played", seconds: 60) { (engine.position()?.frame ?? 0) >= 3 * 44100 }
         engine.shutdown()

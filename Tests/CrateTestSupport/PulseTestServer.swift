@@ -16,7 +16,6 @@ public final class PulseTestServer {
     /// The server's temp folder (socket, log); recordings may go here, it is removed on stop.
     public let directory: URL
     private var child: ChildProcess?
-    private let startedAt = Date()
 
     /// Starts the server and returns once `pactl info` answers (up to 10 s).
     public init() throws {
@@ -68,14 +67,16 @@ public final class PulseTestServer {
     ///
     /// The null sink renders in blocks as long as the latency its clients ask for, 2 s when nobody asks,
     /// and only picks up a new latency at the end of the current block. So parec asks for 20 ms, which keeps
-    /// the blocks short across stream changes, and this waits out the 2 s block the sink began with at start-up;
-    /// otherwise a stream's first writes stall for up to 2 s and timing checks mean nothing.
+    /// the blocks short across stream changes, and this waits until recorded sound reaches the file: the 2 s block
+    /// the sink began with is over and it now renders in short ones; otherwise a stream's first writes stall for up
+    /// to 2 s.
     public func record(to url: URL) throws -> Recording {
         let recording = Recording(child: try ChildProcess(
             ["parec", "--server=\(server)", "--device=\(sink).monitor", "--latency-msec=20",
              "--format=s16le", "--rate=44100", "--channels=2", "--file-format=wav", url.path]), url: url)
-        let ready = max(Date().addingTimeInterval(0.3), startedAt.addingTimeInterval(2.1))
-        Thread.sleep(until: ready)
+        try waitUntil("parec recording the monitor of \(sink) into \(url.lastPathComponent)", seconds: 20) {
+            recording.recordedFrames > 0
+        }
         return recording
     }
 
@@ -91,6 +92,21 @@ public final class PulseTestServer {
 
         deinit {
             stop()
+        }
+
+        /// Frames written to the file so far (the WAV header is 44 bytes; 4 bytes a frame).
+        public var recordedFrames: Int {
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            return max(0, size - 44) / 4
+        }
+
+        /// Waits until `frames` more than now have been recorded: what was played has passed the monitor, with that
+        /// much after it.
+        public func recordMore(frames: Int) throws {
+            let target = recordedFrames + frames
+            try waitUntil("\(frames) more frames recorded in \(url.lastPathComponent)", seconds: 20) {
+                recordedFrames >= target
+            }
         }
 
         public func stop() {

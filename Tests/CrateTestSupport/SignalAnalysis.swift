@@ -48,6 +48,21 @@ public enum SignalAnalysis {
         return Double(count - 1) * Double(sampleRate) / (last - first)
     }
 
+    /// Where `expected` appears in `recorded` sample for sample (each within `tolerance`): the index of its first
+    /// sample, or nil. A recording through a 16-bit sink differs from the float it was given by its rounding only,
+    /// so a dropped, repeated or rescaled sample anywhere makes this nil.
+    public static func locate(_ expected: [Float], in recorded: [Float], tolerance: Float = 1e-4) -> Int? {
+        guard !expected.isEmpty, recorded.count >= expected.count,
+              let anchor = expected.firstIndex(where: { abs($0) > 0.05 }) else { return nil }
+        for start in 0...(recorded.count - expected.count)
+        where abs(recorded[start + anchor] - expected[anchor]) <= tolerance {
+            var k = 0
+            while k < expected.count, abs(recorded[start + k] - expected[k]) <= tolerance { k += 1 }
+            if k == expected.count { return start }
+        }
+        return nil
+    }
+
     /// Interleaved float samples of a sine (same value on every channel), starting at frame `offset`
     /// so consecutive calls continue one signal.
     public static func sine(frames: Int, sampleRate: Int, channels: Int, frequency: Double,

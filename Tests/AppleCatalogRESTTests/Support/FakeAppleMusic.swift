@@ -1,3 +1,4 @@
+import CrateTestSupport
 import Crypto
 import Foundation
 import Hummingbird
@@ -196,9 +197,9 @@ actor RequestLog {
     func requests(to path: String) -> [FakeAppleMusic.Seen] { seen.filter { $0.path == path } }
     func count(pathPrefix: String) -> Int { seen.filter { $0.path.hasPrefix(pathPrefix) }.count }
 
-    /// Waits until at least `n` requests arrived.
-    func waitFor(_ n: Int) async {
-        while seen.count < n { try? await Task.sleep(for: .milliseconds(10)) }
+    /// Waits until at least `n` requests arrived (at most 30 s: a hang guard).
+    func waitFor(_ n: Int) async throws {
+        try await waitUntilAsync("\(n) requests at the fake catalog", seconds: 30) { seen.count >= n }
     }
 }
 
@@ -236,5 +237,23 @@ private actor PortWaiter {
     func wait() async -> Int {
         if let port { return port }
         return await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+/// Holds the replies that wait on it until the test opens it: a server that has not answered yet, for exactly as
+/// long as the test needs (a sleep would answer on its own time, on a slow machine before the test looked).
+actor ReplyGate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for w in waiting { w.resume() }
+        waiting = []
     }
 }
