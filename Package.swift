@@ -110,7 +110,7 @@ let package = Package(
         ], path: "Apps/crated", resources: [.copy("Web")], swiftSettings: strict),
 
         // Benchmarks: run by Benchmarks/run.sh next to the reference tools.
-        .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CratePlugins", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput"], path: "Benchmarks/CrateBench",
+        .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CratePlugins", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput", "WAVFileOutput"], path: "Benchmarks/CrateBench",
                           swiftSettings: strict),
 
         // Tests: real files, a real database, real servers.

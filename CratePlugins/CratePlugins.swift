@@ -28,5 +28,5 @@ public enum CratePlugins {
         PulseAudioOutputPlugin.registration,
         WAVFileOutputPlugin.registration,
         NullOutputPlugin.registration,
-    ], autoOutputOrder: ["pulse", "wav"])
+    ], autoOutputOrder: ["pulse", "null"])
 }

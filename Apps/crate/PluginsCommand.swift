@@ -17,6 +17,13 @@ struct Plugins: AsyncParsableCommand {
             let detail = p.available ? p.handles.joined(separator: " ") : (p.reason ?? "")
             print(pad(p.kind.rawValue, 8) + pad(p.name, 12) + pad(p.available ? "available" : "unavailable", 13) + detail)
         }
+        // Which output `output.plugin` leads to here, and why (crated logs the same choice when it starts).
+        do {
+            let (plugin, why) = try runtime.outputs.resolve(runtime.settings.output)
+            print("\nOutput: \(plugin.name) — \(why)")
+        } catch {
+            print("\nOutput: none — \(error)")
+        }
     }
 }
 

@@ -29,6 +29,7 @@ let usage = """
     usage: crate-bench decode FILE|URL [--repeat N] [--chunk-frames N]
            crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
            crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
+           crate-bench pace [--seconds N]
 
     decode   decode FILE (or an http(s) URL) through PlaybackEngine (the daemon's engine) into the null output, N times
              (default 1); prints key=value lines: codec, frames, seconds of each run, best_seconds,
@@ -44,6 +45,8 @@ let usage = """
              Prints key=value lines per query class wordsN (N words): p50/p90/p99/max/mean ms, median
              totals per group, queries without matches. --per-query FILE writes one line a query:
              median ms, max ms, artists, albums, tracks totals, the query.
+    pace     writes N seconds (default 5) of audio through the null and WAV file outputs, paced (their default) and
+             with render: true; prints wall seconds and the ratio to N for each (1.0 = real time).
     """
 
 struct UsageError: Error, CustomStringConvertible {
@@ -116,7 +119,7 @@ struct RunResult {
 /// player drives it for a one-track queue: play, "nothing follows", then events until `.idle`.
 func decodeOnce(_ url: URL, decoders: DecoderRegistry, inputs: InputRegistry, chunkFrames: Int?) async throws -> RunResult {
     let counter = FrameCounter()
-    let plugin = NullOutputPlugin(counter: counter)
+    let plugin = NullOutputPlugin(counter: counter, render: true)
     let makeOutput: @Sendable () throws -> any AudioOutput = { try plugin.makeOutput() }
     let engine = if let chunkFrames {
         PlaybackEngine(decoders: decoders, inputs: inputs, chunkFrames: chunkFrames, makeOutput: makeOutput)
@@ -510,6 +513,8 @@ func main(_ args: [String]) async -> Int32 {
             try searchCommand(SearchOptions(rest.dropFirst()))
         case "wall":
             try await wallCommand(WallOptions(rest.dropFirst()))
+        case "pace":
+            try paceCommand(rest.dropFirst())
         case "help", "-h", "--help":
             print(usage)
         default:

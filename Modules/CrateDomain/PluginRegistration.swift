@@ -99,6 +99,17 @@ public struct PluginSettings: Sendable, Hashable {
         string(name).map { $0.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.path + $0.dropFirst(1) : $0 }
     }
 
+    /// A yes/no key (true/false, yes/no, on/off, 1/0, any case): `fallback` when unset; a problem, for the plugin's
+    /// status, when the value is none of these.
+    public func bool(_ name: String, default fallback: Bool) -> (value: Bool, problem: String?) {
+        guard let text = string(name) else { return (fallback, nil) }
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": return (true, nil)
+        case "false", "no", "off", "0": return (false, nil)
+        default: return (fallback, problem(name, text, accepted: "true or false"))
+        }
+    }
+
     /// The full key, for messages: `sources.applecatalog.storefront`.
     public func key(_ name: String) -> String { "\(block).\(name)" }
 

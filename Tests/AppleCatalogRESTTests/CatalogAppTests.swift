@@ -28,6 +28,7 @@ import Testing
         env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         env["CRATE_DATA_DIRECTORY"] = home.appendingPathComponent("data").path
         env["CRATE_OUTPUT_PLUGIN"] = "null"
+        env["CRATE_OUTPUTS_NULL_RENDER"] = "true"
         if let server, let keys {
             env["CRATE_SOURCES_APPLECATALOG_TEAM_ID"] = TestKeys.teamID
             env["CRATE_SOURCES_APPLECATALOG_KEY_ID"] = TestKeys.keyID

@@ -45,7 +45,7 @@ class Crate:
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("CRATE_")}
         self.env.update({
             "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "CRATE_DATA_DIRECTORY": str(home / "data"),
-            "CRATE_OUTPUT_PLUGIN": "null",
+            "CRATE_OUTPUT_PLUGIN": "null", "CRATE_OUTPUTS_NULL_RENDER": "true",
         })
         self.process = None
         self.port = None

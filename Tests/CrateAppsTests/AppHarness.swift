@@ -21,6 +21,9 @@ struct AppHarness {
         // Never reach a real sound server from tests unless a test asks for one.
         environment["CRATE_OUTPUTS_PULSE_SERVER"] = "unix:" + home.appendingPathComponent("no-pulse").path
         environment["CRATE_OUTPUTS_WAV_PATH"] = home.appendingPathComponent("out.wav").path
+        // The file and null outputs keep real time by default; most tests check what is played, not when.
+        environment["CRATE_OUTPUTS_WAV_RENDER"] = "true"
+        environment["CRATE_OUTPUTS_NULL_RENDER"] = "true"
     }
 
     /// The executables sit beside the test bundle in the build folder.

@@ -92,7 +92,7 @@ func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
 
     func render(_ files: [URL], name: String) async throws -> (samples: [Float], events: [EngineEvent]) {
         let out = dir.appendingPathComponent(name)
-        let plugin = WAVFileOutputPlugin(path: out)
+        let plugin = WAVFileOutputPlugin(path: out, render: true)
         let engine = PlaybackEngine(decoders: decoders) { try plugin.makeOutput() }
         let events = try await EngineDriver(engine, files: files).playAll()
         engine.shutdown()
@@ -135,7 +135,7 @@ func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
         let a = try Fixture.encode(.flac, to: dir.appendingPathComponent("a.flac"), frames: 3000)
         let b = try Fixture.encode(.wav, to: dir.appendingPathComponent("b.wav"), frames: 2000, sampleRate: 48000, channels: 1)
         let counter = FrameCounter()
-        let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter).makeOutput() }
+        let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter, render: true).makeOutput() }
         let events = try await EngineDriver(engine, files: [a, b]).playAll()
         engine.shutdown()
         #expect(counter.frames == 5000)
@@ -148,7 +148,7 @@ func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
         let gone = dir.appendingPathComponent("gone.flac")
         let c = try Fixture.encode(.flac, to: dir.appendingPathComponent("c.flac"), frames: 500)
         let counter = FrameCounter()
-        let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter).makeOutput() }
+        let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter, render: true).makeOutput() }
         let events = try await EngineDriver(engine, files: [a, gone, c]).playAll()
         engine.shutdown()
         #expect(counter.frames == 1500)
@@ -159,7 +159,7 @@ func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
     @Test func seekStartsAtTheExactFrame() async throws {
         let file = try Fixture.encode(.flac, to: dir.appendingPathComponent("s.flac"), frames: 20_000)
         let out = dir.appendingPathComponent("seek.wav")
-        let plugin = WAVFileOutputPlugin(path: out)
+        let plugin = WAVFileOutputPlugin(path: out, render: true)
         let engine = PlaybackEngine(decoders: decoders) { try plugin.makeOutput() }
         var item = EngineItem(token: 1, entryID: 1, trackID: 1, url: file)
         item.startFrame = 12_345
@@ -178,7 +178,7 @@ func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
         let b = try Fixture.encode(.flac, to: dir.appendingPathComponent("b.flac"), frames: 2000)
         let c = try Fixture.encode(.flac, to: dir.appendingPathComponent("c.flac"), frames: 4000)
         let counter = FrameCounter()
-        let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter).makeOutput() }
+        let engine = PlaybackEngine(decoders: decoders) { try NullOutputPlugin(counter: counter, render: true).makeOutput() }
         engine.pause()   // hold the output so the decoder runs ahead into b
         engine.play(EngineItem(token: 1, entryID: 1, trackID: 1, url: a))
         engine.pause()
@@ -204,7 +204,7 @@ func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
     @Test func volumeScalesSamples() async throws {
         let file = try Fixture.encode(.flac, to: dir.appendingPathComponent("v.flac"), frames: 44100)
         let out = dir.appendingPathComponent("volume.wav")
-        let plugin = WAVFileOutputPlugin(path: out)
+        let plugin = WAVFileOutputPlugin(path: out, render: true)
         let engine = PlaybackEngine(decoders: decoders) { try plugin.makeOutput() }
         engine.setVolume(50)
         engine.play(EngineItem(token: 1, entryID: 1, trackID: 1, url: file))

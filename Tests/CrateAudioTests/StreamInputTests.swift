@@ -79,7 +79,7 @@ import WAVFileOutput
         let server = try RadioServer()
         let local = try DecoderChecks.decodeAll(try decoders.open(server.folder.appendingPathComponent(name)))
         let out = dir.appendingPathComponent("\(name).out.wav")
-        let plugin = WAVFileOutputPlugin(path: out)
+        let plugin = WAVFileOutputPlugin(path: out, render: true)
         let engine = PlaybackEngine(decoders: decoders, inputs: InputRegistry([HTTPInputProvider()])) { try plugin.makeOutput() }
         let events = try await EngineDriver(engine, files: [server.url("/\(name)")]).playAll()
         engine.shutdown()
@@ -102,7 +102,7 @@ import WAVFileOutput
     @Test func radioPlaysThroughTheEngineWithItsTitles() async throws {
         let server = try RadioServer()
         let out = dir.appendingPathComponent("radio.wav")
-        let plugin = WAVFileOutputPlugin(path: out)
+        let plugin = WAVFileOutputPlugin(path: out, render: true)
         let engine = PlaybackEngine(decoders: decoders, inputs: InputRegistry([HTTPInputProvider()])) { try plugin.makeOutput() }
         let item = EngineItem(token: 1, entryID: 1, trackID: 1, url: server.url("/radio.mp3"))
         // A live stream has no end: the wait ends once both titles were heard (or fails after the hang guard's bound).

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func countsFramesAcrossOpensAndFormats() throws {
-        let plugin = NullOutputPlugin()
+        let plugin = NullOutputPlugin(render: true)
         #expect(plugin.name == "null")
         #expect(plugin.checkStatus() == .available)
         let output = try #require(try plugin.makeOutput() as? NullAudioOutput)
@@ -34,7 +34,7 @@ import Testing
 
     @Test func sharedCounterSumsEveryOutput() throws {
         let counter = FrameCounter()
-        let plugin = NullOutputPlugin(counter: counter)
+        let plugin = NullOutputPlugin(counter: counter, render: true)
         let a = try plugin.makeOutput(), b = try plugin.makeOutput()
         try a.open(PCMFormat(sampleRate: 44100, channels: 2))
         try b.open(PCMFormat(sampleRate: 44100, channels: 1))
@@ -45,15 +45,46 @@ import Testing
         #expect(counter.frames == 0)
     }
 
-    @Test func writeBeforeOpenThrows() throws {
+    /// Paced by default: a second of audio cannot be played (written and drained) in less than a second. Only this
+    /// bound is checked here — a busy machine can make it longer, never shorter; how close to real time the pace is
+    /// is measured in Benchmarks/outputs.sh.
+    @Test func keepsTimeByDefault() throws {
         let output = try NullOutputPlugin().makeOutput()
+        #expect(output.destination.contains("real time"))
+        let started = ContinuousClock.now
+        try output.open(PCMFormat(sampleRate: 44100, channels: 2))
+        for _ in 0..<10 { try write(output, samples: 2 * 4410) }
+        try output.drain()
+        let took = ContinuousClock.now - started
+        #expect(took >= .milliseconds(1000), "1 s of audio took \(took)")
+    }
+
+    /// `render: true` is as fast as written: 30 s of audio in far less than the 30 s a paced output needs.
+    @Test func renderModeDoesNotWait() throws {
+        let output = try NullOutputPlugin(render: true).makeOutput()
+        let started = ContinuousClock.now
+        try output.open(PCMFormat(sampleRate: 44100, channels: 2))
+        for _ in 0..<300 { try write(output, samples: 2 * 4410) }
+        try output.drain()
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(15), "30 s of audio took \(took) in render mode")
+    }
+
+    @Test func aBadRenderSettingMakesTheOutputUnavailable() {
+        let settings = PluginSettings(block: "outputs.null", values: ["render": "sometimes"], dataDirectory: URL(fileURLWithPath: "/tmp"))
+        let plugin = NullOutputPlugin.registration.parts(settings).outputs.first
+        #expect(plugin?.checkStatus() == .unavailable(reason: "outputs.null.render has the invalid value 'sometimes'; accepted: true or false"))
+    }
+
+    @Test func writeBeforeOpenThrows() throws {
+        let output = try NullOutputPlugin(render: true).makeOutput()
         #expect(throws: OutputError.self) { try write(output, samples: 2) }
     }
 
     /// The counter is read from another thread while the playback thread writes.
     @Test func counterIsReadableWhileWriting() async throws {
         let counter = FrameCounter()
-        let plugin = NullOutputPlugin(counter: counter)
+        let plugin = NullOutputPlugin(counter: counter, render: true)
         let writer = Task.detached {
             let output = try plugin.makeOutput()
             try output.open(PCMFormat(sampleRate: 44100, channels: 2))

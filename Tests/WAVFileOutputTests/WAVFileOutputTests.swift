@@ -57,10 +57,28 @@ import Testing
         try samples.withUnsafeBufferPointer { try output.write($0) }
     }
 
+    /// Paced by default, as a sound card plays: a second of audio is not written (and drained) in less than a second,
+    /// and what is written is still exactly what was given. (The upper side of the pace is measured in Benchmarks/.)
+    @Test func keepsTimeByDefaultAndStaysExact() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("paced.wav")
+        let output = try WAVFileOutputPlugin(path: url).makeOutput()
+        let samples = Self.signal(samples: 44100 * 2)
+        let started = ContinuousClock.now
+        try output.open(PCMFormat(sampleRate: 44100, channels: 2))
+        for at in stride(from: 0, to: samples.count, by: 8820) { try Self.write(samples[at..<min(at + 8820, samples.count)], to: output) }
+        try output.drain()
+        let took = ContinuousClock.now - started
+        output.close()
+        #expect(took >= .milliseconds(1000), "1 s of audio took \(took)")
+        let decoded = try Self.decodeWithFFmpeg(url)
+        #expect(decoded.count == samples.count && Self.firstDifference(decoded, samples) == nil)
+    }
+
     @Test func roundTripIsExactAndHeaderIsRight() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("out.wav")
-        let plugin = WAVFileOutputPlugin(path: url)
+        let plugin = WAVFileOutputPlugin(path: url, render: true)
         #expect(plugin.name == "wav")
         let output = try plugin.makeOutput()
         #expect(output.destination == url.path)
@@ -113,7 +131,7 @@ import Testing
     @Test func fileIsValidAfterDrainWithoutClose() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("live.wav")
-        let output = try WAVFileOutputPlugin(path: url).makeOutput()
+        let output = try WAVFileOutputPlugin(path: url, render: true).makeOutput()
         try output.open(PCMFormat(sampleRate: 48000, channels: 1))
         let samples = Self.signal(samples: 12_345)
         try Self.write(samples[...], to: output)
@@ -130,7 +148,7 @@ import Testing
     @Test func formatChangeStartsNumberedFiles() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("out.wav")
-        let output = try WAVFileOutputPlugin(path: url).makeOutput()
+        let output = try WAVFileOutputPlugin(path: url, render: true).makeOutput()
         let stereo = PCMFormat(sampleRate: 44100, channels: 2), mono = PCMFormat(sampleRate: 48000, channels: 1)
         let samples = Self.signal(samples: 2000)
 
@@ -180,12 +198,12 @@ import Testing
 
     @Test func checkStatus() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(WAVFileOutputPlugin(path: folder.appendingPathComponent("out.wav")).checkStatus() == .available)
+        #expect(WAVFileOutputPlugin(path: folder.appendingPathComponent("out.wav"), render: true).checkStatus() == .available)
 
         // A folder that does not exist yet is fine: open creates it.
         let nested = folder.appendingPathComponent("a/b/out.wav")
-        #expect(WAVFileOutputPlugin(path: nested).checkStatus() == .available)
-        let output = try WAVFileOutputPlugin(path: nested).makeOutput()
+        #expect(WAVFileOutputPlugin(path: nested, render: true).checkStatus() == .available)
+        let output = try WAVFileOutputPlugin(path: nested, render: true).makeOutput()
         try output.open(PCMFormat(sampleRate: 8000, channels: 1))
         output.close()
         #expect(FileManager.default.fileExists(atPath: nested.path))
@@ -193,7 +211,7 @@ import Testing
         // A "folder" that is a regular file cannot hold the output.
         let file = folder.appendingPathComponent("plain-file")
         try Data("x".utf8).write(to: file)
-        let blocked = WAVFileOutputPlugin(path: file.appendingPathComponent("sub/out.wav"))
+        let blocked = WAVFileOutputPlugin(path: file.appendingPathComponent("sub/out.wav"), render: true)
         let reason = try #require(blocked.checkStatus().reason)
         #expect(reason.contains(file.path))
         #expect(reason.contains("not a folder"))
@@ -201,7 +219,7 @@ import Testing
             try blocked.makeOutput().open(PCMFormat(sampleRate: 44100, channels: 2))
         }
 
-        let isFolder = WAVFileOutputPlugin(path: folder).checkStatus()
+        let isFolder = WAVFileOutputPlugin(path: folder, render: true).checkStatus()
         #expect(isFolder.reason?.contains("is a folder") == true)
     }
 }

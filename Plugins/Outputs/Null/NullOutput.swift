@@ -20,34 +20,45 @@ public final class FrameCounter: Sendable {
     }
 }
 
-/// Discards PCM as fast as it arrives and counts the frames: for benchmarks and tests,
-/// where the decoder's speed, not a device's clock, should set the pace.
+/// Discards PCM and counts the frames. By default it keeps time like a sound card (`SampleClock`): with no sound
+/// server Crate still plays in real time, silently. `render` discards as fast as PCM arrives, for benchmarks and
+/// tests, where the decoder's speed, not a device's clock, should set the pace.
 public struct NullOutputPlugin: OutputPlugin {
     public let name = "null"
     /// When set, every output made by this plugin also adds its frames here, so a caller that
     /// never sees the output object (it lives inside the player) can still read the total.
     public let sharedCounter: FrameCounter?
+    public let render: Bool
+    /// A setting that could not be read: the output is unavailable, saying why.
+    public let problem: String?
 
-    public init(counter: FrameCounter? = nil) {
+    public init(counter: FrameCounter? = nil, render: Bool = false, problem: String? = nil) {
         self.sharedCounter = counter
+        self.render = render
+        self.problem = problem
     }
 
-    public func checkStatus() -> PluginStatus { .available }
+    public func checkStatus() -> PluginStatus { problem.map { .unavailable(reason: $0) } ?? .available }
 
     public func makeOutput() throws -> any AudioOutput {
-        NullAudioOutput(sharedCounter: sharedCounter)
+        NullAudioOutput(sharedCounter: sharedCounter, clock: render ? nil : SampleClock())
     }
 }
 
 public final class NullAudioOutput: AudioOutput {
-    public let destination = "null output (samples are discarded)"
+    public var destination: String {
+        clock == nil ? "null output (samples are discarded as fast as they come)" : "null output (samples are discarded in real time)"
+    }
     /// Frames written to this output, across every open; readable from any thread.
     public let counter = FrameCounter()
     private let sharedCounter: FrameCounter?
     public private(set) var format: PCMFormat?
+    /// Nil: as fast as written.
+    private var clock: SampleClock?
 
-    public init(sharedCounter: FrameCounter? = nil) {
+    public init(sharedCounter: FrameCounter? = nil, clock: SampleClock? = nil) {
         self.sharedCounter = sharedCounter
+        self.clock = clock
     }
 
     /// Frames written to this output since it was made (not reset by open or close).
@@ -68,11 +79,16 @@ public final class NullAudioOutput: AudioOutput {
         let frames = Int64(samples.count / format.channels)
         counter.add(frames)
         sharedCounter?.add(frames)
+        clock?.wrote(frames: Int(frames), rate: format.sampleRate)
     }
 
-    public func drain() throws {}
+    public func drain() throws {
+        clock?.drain()
+    }
 
+    /// Drops what a device would still hold: the next sound starts at once.
     public func close() {
         format = nil
+        clock?.reset()
     }
 }

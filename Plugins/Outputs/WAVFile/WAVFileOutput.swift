@@ -10,17 +10,26 @@ import Glibc
 /// (`out.wav`, then `out.2.wav`, `out.3.wav`…). An `open` with the current file's format — also after
 /// `close` — keeps appending to the current file. A file that reaches the 4 GiB limit of the
 /// RIFF size fields also continues in the next numbered file.
+///
+/// By default it is written at the sample clock, as a sound card would play it (`SampleClock`): the player's
+/// events, history and pause mean the same as with a device. `render` writes as fast as the decoder runs.
 public struct WAVFileOutputPlugin: OutputPlugin {
     public let name = "wav"
     public let path: URL
+    public let render: Bool
+    /// A setting that could not be read: the output is unavailable, saying why.
+    public let problem: String?
 
-    public init(path: URL) {
+    public init(path: URL, render: Bool = false, problem: String? = nil) {
         self.path = path
+        self.render = render
+        self.problem = problem
     }
 
     /// Available when the file's folder exists and is writable, or could be created
     /// (its nearest existing ancestor is a writable folder). Creates nothing.
     public func checkStatus() -> PluginStatus {
+        if let problem { return .unavailable(reason: problem) }
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: path.path, isDirectory: &isDirectory) {
@@ -48,7 +57,7 @@ public struct WAVFileOutputPlugin: OutputPlugin {
     }
 
     public func makeOutput() throws -> any AudioOutput {
-        WAVFileAudioOutput(path: path)
+        WAVFileAudioOutput(path: path, clock: render ? nil : SampleClock())
     }
 }
 
@@ -72,16 +81,21 @@ public final class WAVFileAudioOutput: AudioOutput {
 
     static let headerSize = 58
 
-    public convenience init(path: URL) {
+    /// Nil: as fast as written.
+    private var clock: SampleClock?
+
+    /// `clock`: written at the pace it keeps; nil, as fast as written.
+    public convenience init(path: URL, clock: SampleClock? = nil) {
         // The RIFF size field (data + 50 header bytes) must fit in 32 bits.
-        self.init(path: path, maxDataBytes: Int(UInt32.max) - 50)
+        self.init(path: path, maxDataBytes: Int(UInt32.max) - 50, clock: clock)
     }
 
     /// `maxDataBytes` is lowered by tests to exercise the 4 GiB rollover without writing 4 GiB.
-    init(path: URL, maxDataBytes: Int) {
+    init(path: URL, maxDataBytes: Int, clock: SampleClock? = nil) {
         self.basePath = path
         self.currentPath = path
         self.maxDataBytes = maxDataBytes
+        self.clock = clock
         buffer.reserveCapacity(Self.bufferSize)
     }
 
@@ -122,6 +136,7 @@ public final class WAVFileAudioOutput: AudioOutput {
             try append(UnsafeRawBufferPointer(rebasing: rest[..<n]))
             rest = UnsafeRawBufferPointer(rebasing: rest[n...])
         }
+        clock?.wrote(frames: samples.count / format.channels, rate: format.sampleRate)
     }
 
     /// Writes out the buffer and fixes the header, so the file is complete as it stands.
@@ -130,10 +145,12 @@ public final class WAVFileAudioOutput: AudioOutput {
         guard fd >= 0 else { return }
         try flush()
         try writeHeader()
+        clock?.drain()
     }
 
     /// Keeps what was written (a file has no device queue to drop) and fixes the header.
     public func close() {
+        clock?.reset()
         // close() cannot throw; a failing disk already surfaced from write or drain.
         try? finishFile()
     }

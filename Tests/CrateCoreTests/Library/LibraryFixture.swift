@@ -16,6 +16,8 @@ struct LibraryFixture {
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         settings = Settings(dataDirectory: dir.appendingPathComponent("data", isDirectory: true))
         settings.setPluginValue("outputs.pulse.server", "unix:" + dir.appendingPathComponent("no-pulse").path)
+        settings.setPluginValue("outputs.null.render", "true")
+        settings.setPluginValue("outputs.wav.render", "true")
     }
 
     func runtime() throws -> CrateRuntime { try CrateRuntime(settings: settings, plugins: CratePlugins.list) }
