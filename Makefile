@@ -2,7 +2,7 @@
 #   make run   installs what is missing, builds release, makes a demo library if the library is empty,
 #              starts crated in the foreground, plays the first album through it and prints the web page's
 #              address (Ctrl-C stops the daemon)
-#   make test  installs what is missing (the browser included) and runs every test
+#   make test  installs what is missing (the browser included), runs every test and fuzzes each parser for 20 s
 SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_BIN = .build/release
@@ -41,12 +41,14 @@ run: build
 	  exec $(CRATED); \
 	fi
 
-# Swift tests first, then the real-browser tests (Debian's chromium through Playwright) against the same build.
+# Swift tests first, then the real-browser tests (Debian's chromium through Playwright) against the same build, then
+# 20 seconds of libFuzzer per hand-written parser (its own build in .build-fuzz/; a finding fails; Fuzz/README.md).
 test: test-deps
 	scripts/check-boundaries.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	.build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
+	scripts/fuzz.sh 20
 
 clean:
 	rm -rf .build

@@ -198,3 +198,26 @@ for i, q in enumerate([
     "added:..2026 added:2026-02-30 added:-2w..-1w",
 ]):
     write("SearchQuery", "query-%d" % i, q)
+
+# --- Config values (key=value a line; NUL-separated when a value holds a newline) ------------------------------
+for name, text in [
+    ("address-ipv4", "http.address=127.0.0.1:6610\n"),
+    ("address-ipv6", "http.address=[::1]:6600\n"),
+    ("address-wildcard", "http.address=0.0.0.0:80\nhttp.token=0123456789abcdefXYZ\n"),
+    ("address-name", "http.address=localhost:65535\n"),
+    ("address-no-host", "http.address=:123\n"),
+    ("address-port-too-big", "http.address=host:99999\n"),
+    ("address-bare-port", "http.address=6610\nhttp.address=0\n"),
+    ("names", "sources.enabled=localfiles, urlstream,,applecatalog\ndecoders.order= flac ,opus\n"
+              "decoders.disabled=mp3,nosuch\noutput.plugin=pulse\n"),
+    ("integers", "artwork.thumbnail_size=300\nartwork.repair_limit=-1\nhttp.max_body_bytes=1048576\n"
+                 "http.idle_timeout=0\nhttp.max_connections=+8\nhttp.max_event_clients=99999999999999999999\n"),
+    ("booleans", "import.delete_originals=Yes\nimport.delete_originals=off\nimport.delete_originals=maybe\n"),
+    ("tildes", "data.directory=~/Music/crate\nimport.folder=~\nhttp.token_file=~/.config/crate/token\n"),
+    ("http", "http.allowed_hosts=Music.Home, 192.168.1.5:6610\n"
+             "http.cors_origins=https://app.example, http://localhost:5173/\nhttp.token=abcdefghijklmnopq\n"),
+    ("http-refused", "http.allowed_hosts=a/b\nhttp.cors_origins=ftp://x, https://app.example/path\nhttp.token=short\n"),
+    ("typos", "outptu.plugin=pulse\nstorefront=gb\nhttp.adress=127.0.0.1:6610\nDATA.DIRECTORY=/x\n"),
+    ("nul-separated", "http.token=line one\nline two\x00sources.enabled=local\nfiles\x00http.address=[fe80::1%eth0]:6610"),
+]:
+    write("Config", name, text)

@@ -32,6 +32,7 @@ targets=(
   "RadioPlaylist|URLStreamSource|Plugins/Sources/URLStream/RadioPlaylist.swift|4096"
   "ICY|URLStreamSource|Plugins/Sources/URLStream/ICYDemuxer.swift|4096"
   "SearchQuery|FuzzSearchQuery||1024"
+  "Config|CrateCore|Modules/CrateCore/SettingValues.swift Modules/CrateCore/ConfigError.swift Modules/CrateCore/Settings.swift Modules/CrateCore/HTTPSettings.swift|1024"
 )
 
 field() { # field <target> <n>: the n-th field (1-based) of the target's line
@@ -147,7 +148,7 @@ for t in "${selected[@]}"; do
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
   rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)"
   # The last status line's "corp: N/size" is the corpus libFuzzer keeps (inputs adding coverage).
-  units="$(grep -o 'corp: [0-9]*' "$log" | tail -1 | awk '{print $2}')"
+  units="$( (grep -o 'corp: [0-9]*' "$log" || true) | tail -1 | awk '{print $2}')"
   files="$(find "$out/corpus/$t" -type f | wc -l)"
   found="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")"
   findings=0

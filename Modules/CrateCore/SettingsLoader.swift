@@ -4,25 +4,8 @@ public import Foundation
 import SystemPackage
 import Yams
 
-/// Reads `Settings` from the YAML config file and `CRATE_*` environment variables.
-///
-/// Keys are dotted (`output.plugin`); in YAML they nest (`output: {plugin: pulse}`), in the environment
-/// they are upper-cased with `_` and the `CRATE_` prefix (`CRATE_OUTPUT_PLUGIN`). Lists are YAML sequences
-/// or comma-separated strings.
-public enum SettingsLoader {
-    /// Crate's own keys; each plugin's block (`sources.applecatalog.*`, `outputs.pulse.*`, …) comes from its registration.
-    public static let keys = [
-        "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
-        "http.address", "http.allowed_hosts",
-        "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
-        "http.max_connections", "http.idle_timeout", "log.level",
-        "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
-    ]
-
-    public static func environmentName(for key: String) -> String {
-        "CRATE_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
-    }
-
+/// Reading the config file and the environment; what each value means is in SettingValues.swift.
+extension SettingsLoader {
     /// The config file: `explicit` (from `--config`), else `$CRATE_CONFIG`, else the XDG location.
     /// Only an explicitly named file must exist.
     public static func configFile(explicit: String?, environment: [String: String]) -> (url: URL, required: Bool) {
@@ -65,15 +48,12 @@ public enum SettingsLoader {
             return string(key) != nil || reader.stringArray(forKey: ConfigKey(key)) != nil ? .file : nil
         }
         func list(_ key: String) -> [String]? {
-            let items = reader.stringArray(forKey: ConfigKey(key)) ?? string(key).map { $0.split(separator: ",").map(String.init) }
-            return items?.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let items = reader.stringArray(forKey: ConfigKey(key)) ?? string(key).map(commaSeparated)
+            return items.map(listItems)
         }
         func names(_ key: String, known: [String]) throws -> [String]? {
             guard let values = list(key) else { return nil }
-            for v in values where !known.contains(v) {
-                throw ConfigError.invalidValue(key: key, value: v, accepted: known.joined(separator: ", "))
-            }
-            return values
+            return try Self.names(values, key: key, known: known)
         }
 
         let dataDirectory = string("data.directory").map { URL(fileURLWithPath: expandTilde($0)) }
@@ -104,13 +84,7 @@ public enum SettingsLoader {
             }
             s.importMode = mode
         }
-        if let v = string("import.delete_originals") {
-            switch v.lowercased() {
-            case "true", "yes", "1", "on": s.deleteOriginals = true
-            case "false", "no", "0", "off": s.deleteOriginals = false
-            default: throw ConfigError.invalidValue(key: "import.delete_originals", value: v, accepted: "true, false")
-            }
-        }
+        if let v = string("import.delete_originals") { s.deleteOriginals = try boolean(v, key: "import.delete_originals") }
         if let v = string("import.folder") { s.importFolder = URL(fileURLWithPath: expandTilde(v), isDirectory: true) }
         s.artworkRepairLimit = try integer("artwork.repair_limit", in: 0...100_000) ?? s.artworkRepairLimit
         s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
@@ -128,67 +102,8 @@ public enum SettingsLoader {
 
         func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
             guard let text = string(key) else { return nil }
-            guard let n = Int(text), range.contains(n) else {
-                throw ConfigError.invalidValue(key: key, value: text, accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return n
+            return try Self.integer(text, key: key, in: range)
         }
-    }
-
-    static func httpSettings(_ string: (String) -> String?, list: (String) -> [String]?,
-                             integer: (String, ClosedRange<Int>) throws -> Int?) throws -> HTTPSettings {
-        var h = HTTPSettings()
-        if let hosts = list("http.allowed_hosts") {
-            for host in hosts where host.contains("/") || host.contains(" ") {
-                throw ConfigError.invalidValue(key: "http.allowed_hosts", value: host, accepted: "host names, optionally with :PORT, e.g. music.home, 192.168.1.5:6610")
-            }
-            h.allowedHosts = hosts.map { $0.lowercased() }
-        }
-        if let origins = list("http.cors_origins") {
-            for origin in origins {
-                guard let url = URL(string: origin), url.scheme == "http" || url.scheme == "https", url.host != nil,
-                      url.path.isEmpty || url.path == "/" else {
-                    throw ConfigError.invalidValue(key: "http.cors_origins", value: origin, accepted: "origins such as https://app.example or http://localhost:5173")
-                }
-            }
-            h.corsOrigins = origins.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
-        }
-        if let file = string("http.token_file").map(expandTilde) {
-            h.token = try readSecret(key: "http.token_file", path: file)
-            h.tokenFile = file
-        }
-        if let token = string("http.token") { h.token = token }
-        if let token = h.token {
-            // The value is never echoed: only its length is a problem worth naming.
-            guard token.count >= HTTPSettings.minimumTokenLength, !token.contains(where: \.isWhitespace) else {
-                throw ConfigError.invalidValue(key: h.tokenFile == nil ? "http.token" : "http.token_file", value: "(hidden)",
-                                               accepted: "at least \(HTTPSettings.minimumTokenLength) characters without spaces")
-            }
-        }
-        h.maxBodyBytes = try integer("http.max_body_bytes", 1024...(256 << 20)) ?? h.maxBodyBytes
-        h.maxEventClients = try integer("http.max_event_clients", 1...10_000) ?? h.maxEventClients
-        h.maxConnections = try integer("http.max_connections", 8...100_000) ?? h.maxConnections
-        h.idleTimeoutSeconds = try integer("http.idle_timeout", 1...3600) ?? h.idleTimeoutSeconds
-        return h
-    }
-
-    /// Reads a secret from a file only its owner may read (as ssh does with keys); trailing newlines dropped.
-    static func readSecret(key: String, path: String) throws -> String {
-        var st = stat()
-        guard stat(path, &st) == 0 else {
-            throw ConfigError.secretFileUnreadable(key: key, path: path, reason: String(cString: strerror(errno)))
-        }
-        guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw ConfigError.secretFileUnreadable(key: key, path: path, reason: "not a regular file")
-        }
-        let mode = Int(st.st_mode & 0o777)
-        if mode & 0o077 != 0 { throw ConfigError.secretFileTooOpen(key: key, path: path, mode: String(mode, radix: 8)) }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError.secretFileUnreadable(key: key, path: path, reason: "not readable UTF-8 text")
-        }
-        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !secret.isEmpty else { throw ConfigError.secretFileUnreadable(key: key, path: path, reason: "the file is empty") }
-        return secret
     }
 
     /// Each plugin's block, read under its new names first and then its former ones (which earn a warning).
@@ -245,28 +160,6 @@ public enum SettingsLoader {
         }
     }
 
-    /// A close spelling, else a key with the same last part (`storefront` → `sources.applecatalog.storefront`).
-    static func nearestKey(to key: String, among known: [String]) -> String? {
-        let last = key.split(separator: ".").last.map(String.init) ?? key
-        return NearestName.nearest(to: key, among: known, maxEdits: max(2, key.count / 5))
-            ?? known.first { $0.hasSuffix(".\(last)") }
-    }
-
-    /// "127.0.0.1:6610", "localhost:80", "[::1]:6610" or a bare port "6610".
-    public static func parseAddress(_ text: String) throws -> (String, Int) {
-        let invalid = ConfigError.invalidValue(key: "http.address", value: text, accepted: "HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:\(Settings.defaultHTTPPort)")
-        if let port = Int(text) {
-            guard (1...65535).contains(port) else { throw invalid }
-            return ("127.0.0.1", port)
-        }
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (1...65535).contains(port) else { throw invalid }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw invalid }
-        return (host, port)
-    }
-
     /// `CRATE_OUTPUT_PLUGIN` becomes `OUTPUT_PLUGIN`, which the provider maps to `output.plugin`.
     private static func crateVariables(_ environment: [String: String]) -> [String: String] {
         var out: [String: String] = [:]
@@ -278,9 +171,5 @@ public enum SettingsLoader {
 
     private static func home(_ environment: [String: String]) -> String {
         environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-    }
-
-    static func expandTilde(_ path: String) -> String {
-        path.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst(1) : path
     }
 }
