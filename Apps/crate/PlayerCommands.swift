@@ -42,6 +42,11 @@ func describe(_ s: PlayerStatus) -> String {
     lines.append("repeat: \(m.repeatMode.rawValue)  shuffle: \(m.shuffle ? "on" : "off")  "
         + "stop-after-album: \(m.stopAfterAlbum ? "on" : "off")  volume: \(m.volume)")
     if let skip = s.lastSkip { lines.append("last skipped: \(skip.title): \(skip.missing?.rawValue ?? "error") (\(skip.reason))") }
+    if let trouble = s.outputError {
+        let since = trouble.since.formatted(date: .omitted, time: .standard)
+        let next = trouble.willResume ? "; plays on when it is back" : ""
+        lines.append("output error: \(trouble.output): \(trouble.reason) (since \(since); tried again every few seconds\(next))")
+    }
     return lines.joined(separator: "\n")
 }
 

@@ -144,7 +144,7 @@ func decodeOnce(_ url: URL, decoders: DecoderRegistry, inputs: InputRegistry, ch
         case .idle:
             end = clock.now
             break events
-        case .outputFailed(let reason):
+        case .outputFailed(let reason, _, _):
             // The engine stops without going idle after an output failure.
             problem = "the null output failed: \(reason)"
             break events

@@ -32,8 +32,9 @@ public enum EngineEvent: Sendable {
     case failed(EngineItem, reason: String)
     /// Nothing is left to play; the output was drained and closed.
     case idle
-    /// The output failed; playback stopped.
-    case outputFailed(String)
+    /// The output failed; playback stopped. `item` and `frame`: what was at the output and how far it had got, so
+    /// playback can resume there when the output is back.
+    case outputFailed(String, item: EngineItem?, frame: Int64)
     /// A stream's in-band metadata changed (an internet radio's title).
     case streamMetadata(EngineItem, StreamMetadata)
 }

@@ -353,9 +353,11 @@ public final class PlaybackEngine: @unchecked Sendable {
                 currentGain = targetGain
                 try chunk.samples.withUnsafeBufferPointer { try out.write($0) }
             } catch {
+                let reached = withLock { playing }
                 release()
                 stop()
-                continuation.yield(.outputFailed(ErrorText.describe(error)))
+                continuation.yield(.outputFailed(ErrorText.describe(error), item: reached?.item ?? chunk.item,
+                                                 frame: reached?.frame ?? chunk.startFrame))
                 continue
             }
             lock.lock()

@@ -1,3 +1,4 @@
+public import CrateDomain
 import Foundation
 
 /// A change clients should know about, by subsystem (as MPD's idle names them):
@@ -6,10 +7,13 @@ public struct CrateEvent: Sendable, Codable, Hashable {
     public var subsystem: String
     /// A short human-readable detail ("skipped 03.flac: not_found").
     public var detail: String?
+    /// On `player` events about the output: the trouble as status shows it (nil once it is over).
+    public var outputError: OutputErrorNotice?
 
-    public init(_ subsystem: String, _ detail: String? = nil) {
+    public init(_ subsystem: String, _ detail: String? = nil, outputError: OutputErrorNotice? = nil) {
         self.subsystem = subsystem
         self.detail = detail
+        self.outputError = outputError
     }
 }
 

@@ -56,13 +56,8 @@ extension PlayerService {
                 guard let entry = handed[item.token] ?? (item.token == currentToken ? current : nil) else { return }
                 streamTitles[entry.track.id] = metadata.title
                 publish("player", "stream title \(metadata.title ?? "")")
-            case .outputFailed(let reason):
-                logger.error("output failed: \(reason)")
-                lastSkip = nil
-                currentToken = nil
-                heldElapsed = 0
-                setState(.stopped)
-                publish("player", "output failed: \(reason)")
+            case let .outputFailed(reason, item, frame):
+                outputFailed(reason, item: item, frame: frame)
             }
         } catch {
             logger.error("player: \(ErrorText.describe(error))")

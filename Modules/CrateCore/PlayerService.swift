@@ -11,6 +11,8 @@ public actor PlayerService {
 
     let runtime: CrateRuntime
     let engine: PlaybackEngine
+    /// The output the engine plays through, tried again after a failure (PlayerService+Output.swift).
+    let output: any OutputPlugin
     public nonisolated let events: EventBus
     var store: LibraryStore { runtime.store }
     var logger: Logger { runtime.logger }
@@ -32,25 +34,46 @@ public actor PlayerService {
     /// Entry ids by token for items handed to the engine.
     var handed: [UInt64: QueueEntry] = [:]
     var nextToken: UInt64 = 1
+    /// The output's trouble, while it lasts, and the task that tries it again.
+    var outputError: OutputErrorNotice?
+    var outputRetry: Task<Void, Never>?
+    var outputAttempt = 0
     var random = SystemRandomNumberGenerator()
     private var eventTask: Task<Void, Never>?
     private var saveTask: Task<Void, Never>?
 
     /// Builds the player on `runtime`'s configured output and restores the saved queue pointer,
     /// position, modes and volume, paused.
+    ///
+    /// An output that cannot be reached now (the sound server is not up yet, under systemd) does not stop the
+    /// player: it starts with `outputError` set and tries the output again until it works.
     public static func start(runtime: CrateRuntime, output: String? = nil, events: EventBus = EventBus()) async throws -> PlayerService {
-        let (plugin, why) = try runtime.outputs.resolve(output ?? runtime.settings.output)
-        runtime.logger.info("\(why)")
+        let choice = output ?? runtime.settings.output
+        let plugin: any OutputPlugin
+        var unavailable: String?
+        do {
+            let (resolved, why) = try runtime.outputs.resolve(choice)
+            runtime.logger.info("\(why)")
+            plugin = resolved
+        } catch RegistryError.outputUnavailable(let name, let reason) {
+            guard let named = runtime.outputs.plugins.first(where: { $0.name == name }) else {
+                throw RegistryError.outputUnavailable(name: name, reason: reason)
+            }
+            plugin = named
+            unavailable = reason
+        }
         let engine = PlaybackEngine(decoders: runtime.decoders, inputs: runtime.inputs) { try plugin.makeOutput() }
-        let player = PlayerService(runtime: runtime, engine: engine, events: events)
+        let player = PlayerService(runtime: runtime, engine: engine, output: plugin, events: events)
         await player.restore()
         await player.listen()
+        if let unavailable { await player.outputUnavailableAtStart(unavailable) }
         return player
     }
 
-    init(runtime: CrateRuntime, engine: PlaybackEngine, events: EventBus) {
+    init(runtime: CrateRuntime, engine: PlaybackEngine, output: any OutputPlugin, events: EventBus) {
         self.runtime = runtime
         self.engine = engine
+        self.output = output
         self.events = events
     }
 
@@ -59,6 +82,7 @@ public actor PlayerService {
         save()
         eventTask?.cancel()
         saveTask?.cancel()
+        outputRetry?.cancel()
         engine.shutdown()
     }
 
@@ -68,7 +92,7 @@ public actor PlayerService {
         PlayerStatus(state: state, entry: try current.flatMap { try store.queueEntry(id: $0.id) }, elapsed: elapsed(),
                      duration: current?.track.duration, format: format ?? current?.track.info, modes: modes,
                      queueLength: try store.queueCount(), lastSkip: lastSkip,
-                     streamTitle: current.flatMap { streamTitles[$0.track.id] })
+                     streamTitle: current.flatMap { streamTitles[$0.track.id] }, outputError: outputError)
     }
 
     func elapsed() -> Double {
@@ -99,6 +123,7 @@ public actor PlayerService {
     }
 
     public func pause() {
+        outputError?.willResume = false   // the listener's pause wins over resuming when the output is back
         guard state == .playing else { return }
         heldElapsed = elapsed()
         engine.pause()
@@ -110,6 +135,7 @@ public actor PlayerService {
     }
 
     public func stop() {
+        outputError?.willResume = false
         engine.stop()
         currentToken = nil
         heldElapsed = 0

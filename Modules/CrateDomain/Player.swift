@@ -87,9 +87,12 @@ public struct PlayerStatus: Sendable, Hashable, Codable {
     public var lastSkip: SkipNotice?
     /// What an internet radio stream says is playing now (ICY `StreamTitle`); nil for files.
     public var streamTitle: String?
+    /// The output cannot play (a sound server gone, a device missing); nil when it works.
+    public var outputError: OutputErrorNotice?
 
     public init(state: PlaybackState, entry: QueueEntry?, elapsed: Double, duration: Double?, format: StreamInfo?,
-                modes: PlayerModes, queueLength: Int, lastSkip: SkipNotice?, streamTitle: String? = nil) {
+                modes: PlayerModes, queueLength: Int, lastSkip: SkipNotice?, streamTitle: String? = nil,
+                outputError: OutputErrorNotice? = nil) {
         self.state = state
         self.entry = entry
         self.elapsed = elapsed
@@ -99,6 +102,29 @@ public struct PlayerStatus: Sendable, Hashable, Codable {
         self.queueLength = queueLength
         self.lastSkip = lastSkip
         self.streamTitle = streamTitle
+        self.outputError = outputError
+    }
+}
+
+/// Why the output cannot play: which output, what went wrong, since when, and when it is tried again. The player
+/// keeps its place and resumes by itself once the output works again.
+public struct OutputErrorNotice: Sendable, Hashable, Codable {
+    /// The output plugin's name: `pulse`, `alsa`, `wav`.
+    public var output: String
+    public var reason: String
+    /// The first failure of this outage (later failures keep it).
+    public var since: Date
+    /// The next automatic attempt; nil when none is planned.
+    public var nextAttempt: Date?
+    /// Playback resumes at its place when the output is back (it was playing when it failed).
+    public var willResume: Bool
+
+    public init(output: String, reason: String, since: Date, nextAttempt: Date? = nil, willResume: Bool = false) {
+        self.output = output
+        self.reason = reason
+        self.since = since
+        self.nextAttempt = nextAttempt
+        self.willResume = willResume
     }
 }
 

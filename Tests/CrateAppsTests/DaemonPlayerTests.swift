@@ -41,6 +41,25 @@ extension AppSuites {
             #expect(daemon.stop() == 0)
         }
 
+        /// Issue 17 item 4: crated starts although its configured output cannot be reached (under systemd the sound
+        /// server may come up later), says so in status, and finds the output once it is there.
+        @Test func crateStartsWithoutItsConfiguredOutputAndFindsItLater() throws {
+            let app = try AppHarness()
+            let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "pulse"])
+            let status = try app.status(daemon)
+            let trouble = try #require(status.outputError, "no outputError in status --json")
+            #expect(trouble.output == "pulse" && trouble.reason.contains("no PulseAudio server answers"), "\(trouble)")
+            let text = try app.crate("status", env: daemon.env).stdout
+            #expect(text.contains("output error: pulse:"), "\(text)")
+            // The sound server comes up where crated was told to look.
+            let server = try PulseTestServer(socket: app.home.appendingPathComponent("no-pulse"))
+            defer { server.stop() }
+            let later = try app.waitFor(daemon) { $0.outputError == nil }
+            #expect(later.outputError == nil, "crated did not find the output: \(String(describing: later.outputError))")
+            #expect(daemon.stop() == 0)
+            #expect(daemon.text.contains("output 'pulse' is back"))
+        }
+
         @Test func autoOutputWithoutPulseFallsBackToTheTimeKeepingNullOutputAndSaysWhy() throws {
             let app = try AppHarness()
             let plugins = try app.crate("plugins")

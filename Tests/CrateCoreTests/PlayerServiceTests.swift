@@ -14,7 +14,7 @@ import CrateStorage
     init() throws { dir = try Fixture.temporaryDirectory("crate-player") }
 
     /// Album "A" (3 tracks) and album "B" (2 tracks) of `seconds` each, imported.
-    func runtime(seconds: Double, pulse: PulseTestServer? = nil) throws -> (CrateRuntime, a: [Track], b: [Track]) {
+    func runtime(seconds: Double, pulse: PulseTestServer? = nil, pulseServer: String? = nil) throws -> (CrateRuntime, a: [Track], b: [Track]) {
         for (album, count) in [("A", 3), ("B", 2)] {
             let folder = dir.appendingPathComponent("music/\(album)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -24,7 +24,7 @@ import CrateStorage
             }
         }
         var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
-        settings.setPluginValue("outputs.pulse.server", pulse?.server)
+        settings.setPluginValue("outputs.pulse.server", pulse?.server ?? pulseServer)
         settings.setPluginValue("outputs.pulse.sink", pulse?.sink)
         settings.setPluginValue("outputs.null.render", "true")   // as fast as decoded: these tests check order, not time
         let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)

@@ -17,8 +17,9 @@ public final class PulseTestServer {
     public let directory: URL
     private var child: ChildProcess?
 
-    /// Starts the server and returns once `pactl info` answers (up to 10 s).
-    public init() throws {
+    /// Starts the server and returns once `pactl info` answers (up to 10 s). `socket`: where it listens (a test
+    /// can start crated first, pointed at a server that is not there yet); by default a new temp folder's `native`.
+    public init(socket: URL? = nil) throws {
         for tool in ["pulseaudio", "pactl", "parec"] where ChildProcess.find(tool) == nil {
             throw SetupError(description: "\(tool) is not installed: install pulseaudio and pulseaudio-utils (run `make test`, or scripts/install-deps.sh)")
         }
@@ -26,9 +27,15 @@ public final class PulseTestServer {
         directory = URL(fileURLWithPath: "/tmp", isDirectory: true)
             .appendingPathComponent("crate-pulse-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let socket = directory.appendingPathComponent("native").path
-        server = "unix:\(socket)"
+        socketPath = (socket ?? directory.appendingPathComponent("native")).path
+        server = "unix:\(socketPath)"
+        try start()
+    }
 
+    private let socketPath: String
+
+    /// Starts (or starts again, after `kill`) the server on the same socket; returns once `pactl info` answers.
+    public func start() throws {
         // `timeout` is a safety net: should the test process die before stop(), the server still ends.
         // It passes the SIGTERM of stop() on to pulseaudio.
         // PULSE_RUNTIME_PATH/PULSE_STATE_PATH keep runtime and state files out of ~/.config/pulse.
@@ -37,18 +44,29 @@ public final class PulseTestServer {
              "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
              "--enable-memfd=no", "--use-pid-file=no",
              "--log-target=file:\(directory.appendingPathComponent("pulse.log").path)",
-             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+             "-L", "module-native-protocol-unix socket=\(socketPath) auth-anonymous=1",
              "-L", "module-null-sink sink_name=\(sink) rate=44100 channels=2"],
             extra: ["PULSE_RUNTIME_PATH": directory.path, "PULSE_STATE_PATH": directory.path])
-
-        for _ in 0..<100 {
-            if (try? Fixture.run("pactl", ["--server", server, "info"])) != nil { return }
-            if child?.hasExited() ?? true { break }
-            usleep(100_000)
+        do {
+            try waitUntil("the test PulseAudio server to answer", seconds: 10) {
+                if (try? Fixture.run("pactl", ["--server", server, "info"])) != nil { return true }
+                if child?.hasExited() ?? true { throw SetupError(description: "pulseaudio exited") }
+                return false
+            }
+        } catch {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("pulse.log"), encoding: .utf8)) ?? ""
+            stop()
+            throw SetupError(description: "the test PulseAudio server did not start (\(error)); its log:\n\(log)")
         }
-        let log = (try? String(contentsOf: directory.appendingPathComponent("pulse.log"), encoding: .utf8)) ?? ""
-        stop()
-        throw SetupError(description: "the test PulseAudio server did not answer within 10 s; its log:\n\(log)")
+    }
+
+    /// The server goes away, as a sound server that crashed or was restarted does; its folder stays, so `start()`
+    /// brings it back at the same address. (SIGTERM: `timeout` passes it on; a SIGKILL would leave pulseaudio
+    /// running without it.)
+    public func kill() {
+        child?.stop(signal: SIGTERM)
+        child = nil
+        try? FileManager.default.removeItem(atPath: socketPath)
     }
 
     deinit {

@@ -1,0 +1,79 @@
+import CrateAudio
+import CrateDomain
+import CrateStorage
+import Foundation
+import Logging
+
+/// Output trouble: a sound server that went away, a device unplugged, an output that was not there at start-up.
+/// The player keeps its place, says what is wrong in status and events (`outputError`: which output, why, since
+/// when), tries the output again with a growing pause (1 s, 2 s, 4 s … at most 30 s) and, when it works again,
+/// resumes where the music stopped — unless the listener paused or stopped in the meantime.
+extension PlayerService {
+    static let retryDelays: [Double] = [1, 2, 4, 8, 15, 30]
+
+    /// The engine reports that its output failed at `frame` of `item`.
+    func outputFailed(_ reason: String, item: EngineItem?, frame: Int64) {
+        let wasPlaying = state == .playing
+        if let item, item.token == currentToken, let current {
+            let rate = Double(format?.sampleRate ?? current.track.info.sampleRate)
+            if rate > 0 { heldElapsed = Double(frame) / rate }
+        }
+        currentToken = nil
+        // A failure during an outage (a resume that failed again) keeps the backoff growing.
+        let attempt = outputError == nil ? 0 : outputAttempt + 1
+        report(reason, resume: wasPlaying || outputError?.willResume == true, attempt: attempt)
+        // Paused, not stopped: the place is kept and playing again starts there.
+        setState(current != nil ? .paused : .stopped)
+    }
+
+    /// At start-up the configured output could not be reached: crated runs anyway and keeps trying it.
+    func outputUnavailableAtStart(_ reason: String) {
+        logger.error("output '\(output.name)' is unavailable: \(reason); crated runs and tries it again")
+        report(reason, resume: false, attempt: 0)
+    }
+
+    private func report(_ reason: String, resume: Bool, attempt: Int) {
+        let delay = Self.retryDelays[min(attempt, Self.retryDelays.count - 1)]
+        let notice = OutputErrorNotice(output: output.name, reason: reason, since: outputError?.since ?? Date(),
+                                       nextAttempt: Date().addingTimeInterval(delay), willResume: resume)
+        let first = outputError == nil
+        outputError = notice
+        outputAttempt = attempt
+        if first { logger.error("output '\(output.name)' failed: \(reason)") }
+        events.publish(CrateEvent("player", "output error: \(output.name): \(reason)", outputError: notice))
+        scheduleRetry(after: delay, attempt: attempt)
+    }
+
+    private func scheduleRetry(after delay: Double, attempt: Int) {
+        outputRetry?.cancel()
+        let plugin = output
+        outputRetry = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(delay))
+            guard !Task.isCancelled else { return }
+            // checkStatus may block (it connects); off the actor.
+            let status = await Task.detached { plugin.checkStatus() }.value
+            guard !Task.isCancelled else { return }
+            await self?.retried(status, attempt: attempt + 1)
+        }
+    }
+
+    private func retried(_ status: PluginStatus, attempt: Int) {
+        guard let trouble = outputError else { return }
+        switch status {
+        case .unavailable(let reason):
+            report(reason, resume: trouble.willResume, attempt: attempt)
+        case .available:
+            outputError = nil
+            outputRetry = nil
+            let down = Date().timeIntervalSince(trouble.since)
+            logger.notice("output '\(output.name)' is back after \(String(format: "%.0f", down)) s")
+            events.publish(CrateEvent("player", "output back: \(output.name)"))
+            guard trouble.willResume, state == .paused, let current else { return }
+            do {
+                if let fresh = try store.queueEntry(id: current.id) { try start(fresh, at: heldElapsed) }
+            } catch {
+                logger.error("cannot resume after the output came back: \(ErrorText.describe(error))")
+            }
+        }
+    }
+}
