@@ -7,7 +7,9 @@ import Foundation
 /// Gapless: when the decoder reaches the end of an item it goes straight on with `upcoming`, so the
 /// buffer holds the tail of one track and the head of the next; the output writes them back to back
 /// on the open device and reopens only when the PCM format changes at the border.
-/// Seek, play and stop drop the buffer and flush the device, so they take effect at once.
+/// Seek, play and stop drop the buffer and flush the device, so they take effect at once; the device stays open
+/// (a PulseAudio stream, say) so the next play starts without reconnecting, and is let go `keepOutputSeconds`
+/// after the music stopped.
 /// Volume is a software gain, ramped over each chunk so changes never click.
 public final class PlaybackEngine: @unchecked Sendable {
     // Every var below is guarded by `lock`; the two threads wait on it.
@@ -41,9 +43,12 @@ public final class PlaybackEngine: @unchecked Sendable {
     public let events: AsyncStream<EngineEvent>
     public let bufferSeconds: Double
     public let chunkFrames: Int
+    /// How long an idle output (stopped, or at the end of the queue) stays open for the next play.
+    public let keepOutputSeconds: Double
 
     public init(decoders: DecoderRegistry, inputs: InputRegistry = InputRegistry(), bufferSeconds: Double = 2, chunkFrames: Int = 4096,
-                makeOutput: @escaping @Sendable () throws -> any AudioOutput) {
+                keepOutputSeconds: Double = 10, makeOutput: @escaping @Sendable () throws -> any AudioOutput) {
+        self.keepOutputSeconds = keepOutputSeconds
         self.decoders = decoders
         self.inputs = inputs
         self.makeOutput = makeOutput
@@ -296,34 +301,57 @@ public final class PlaybackEngine: @unchecked Sendable {
         var output: (any AudioOutput)?
         var openFormat: PCMFormat?
         var currentGain: Float = 1
+        /// When the open output last fell idle (stop, end of queue): it is let go `keepOutputSeconds` later.
+        var idleSince: Date?
         func release() {
             output?.close()
             output = nil
             openFormat = nil
+            idleSince = nil
         }
         while true {
             lock.lock()
+            var idleTimedOut = false
             while !shuttingDown && !flushRequested && !closeRequested
                 && (paused || buffer.isEmpty) && !(idlePending && buffer.isEmpty && job == nil && nextKnown && !paused) {
-                lock.wait()
+                if output != nil, !paused, let idleSince {
+                    if !lock.wait(until: idleSince.addingTimeInterval(keepOutputSeconds)) {
+                        idleTimedOut = true
+                        break
+                    }
+                } else {
+                    lock.wait()
+                }
             }
             if shuttingDown { break }
+            if idleTimedOut {
+                lock.unlock()
+                release()
+                continue
+            }
             if flushRequested || closeRequested {
                 let close = closeRequested
                 flushRequested = false
                 closeRequested = false
                 lock.unlock()
-                // Closing flushes what the device still holds, so a seek or skip is heard at once.
-                if close || output != nil { release() }
+                // What the device still holds is dropped, so a seek or skip is heard at once; the device stays open
+                // when it can flush, and is closed and opened again when it cannot.
+                if let out = output {
+                    if out.flush() {
+                        if close { idleSince = Date() }
+                    } else {
+                        release()
+                    }
+                }
                 continue
             }
             if buffer.isEmpty {
-                // Nothing left and nothing coming: play out the tail, then let the device go.
+                // Nothing left and nothing coming: play out the tail; the device stays open a while for the next play.
                 idlePending = false
                 playing = nil
                 lock.unlock()
-                try? output?.drain()
-                release()
+                if (try? output?.drain()) == nil { release() }
+                if output != nil { idleSince = Date() }
                 continuation.yield(.idle)
                 continue
             }
@@ -340,6 +368,7 @@ public final class PlaybackEngine: @unchecked Sendable {
                 continue
             }
             if chunk.isFirst { continuation.yield(.started(chunk.item, chunk.info)) }
+            idleSince = nil
             do {
                 if output == nil { output = try makeOutput() }
                 guard let out = output else { continue }

@@ -18,4 +18,12 @@ public protocol AudioOutput: AnyObject {
     func drain() throws
     /// Releases the device; anything not drained is dropped.
     func close()
+    /// Drops what the device still holds, so the next write is heard at once, and keeps the device open: a play,
+    /// seek or stop then costs no reconnection. False when this output cannot (the default): the engine closes it
+    /// and opens it again instead.
+    func flush() -> Bool
+}
+
+extension AudioOutput {
+    public func flush() -> Bool { false }
 }

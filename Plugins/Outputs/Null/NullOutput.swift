@@ -91,4 +91,9 @@ public final class NullAudioOutput: AudioOutput {
         format = nil
         clock?.reset()
     }
+
+    public func flush() -> Bool {
+        clock?.reset()
+        return format != nil
+    }
 }

@@ -96,6 +96,13 @@ public final class PulseAudioStream: AudioOutput {
         }
     }
 
+    /// Keeps the stream (no new connection, no new sink input) and drops what the server still holds for it.
+    public func flush() -> Bool {
+        guard let stream else { return false }
+        var err: Int32 = 0
+        return pa_simple_flush(stream, &err) >= 0
+    }
+
     /// Flushes first so stopping is immediate instead of playing out the buffer.
     public func close() {
         guard let stream else { return }

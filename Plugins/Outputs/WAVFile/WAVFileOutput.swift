@@ -143,9 +143,17 @@ public final class WAVFileAudioOutput: AudioOutput {
     /// No fsync: the data is in the kernel, which is enough for it to outlive this process.
     public func drain() throws {
         guard fd >= 0 else { return }
-        try flush()
+        try writeBuffer()
         try writeHeader()
         clock?.drain()
+    }
+
+    /// A file has nothing to drop: what was written is kept, and the header fixed so the file is complete as it
+    /// stands; the pace starts again with the next write.
+    public func flush() -> Bool {
+        guard fd >= 0, (try? writeBuffer()) != nil, (try? writeHeader()) != nil else { return false }
+        clock?.reset()
+        return true
     }
 
     /// Keeps what was written (a file has no device queue to drop) and fixes the header.
@@ -212,7 +220,7 @@ public final class WAVFileAudioOutput: AudioOutput {
     private func finishFile() throws {
         guard fd >= 0 else { return }
         defer { closeDescriptor() }
-        try flush()
+        try writeBuffer()
         try writeHeader()
     }
 
@@ -224,7 +232,7 @@ public final class WAVFileAudioOutput: AudioOutput {
 
     private func append(_ bytes: UnsafeRawBufferPointer) throws {
         if buffer.count + bytes.count > Self.bufferSize {
-            try flush()
+            try writeBuffer()
         }
         if bytes.count >= Self.bufferSize {
             // Large writes go straight to the file rather than through the buffer.
@@ -235,7 +243,7 @@ public final class WAVFileAudioOutput: AudioOutput {
         dataBytes += bytes.count
     }
 
-    private func flush() throws {
+    private func writeBuffer() throws {
         guard !buffer.isEmpty else { return }
         try buffer.withUnsafeBytes { try writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
