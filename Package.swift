@@ -52,6 +52,7 @@ let package = Package(
         system("CMpg123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
         system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
+        system("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         .target(name: "CImageShim", path: "Plugins/System/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "CratePlugins", dependencies: [
             "CrateDomain", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
-            "PulseAudioOutput", "WAVFileOutput", "NullOutput",
+            "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput",
         ], path: "CratePlugins", swiftSettings: strict),
 
         // Plugins: one folder each with its `registration`, listed in CratePlugins/CratePlugins.swift.
@@ -93,6 +94,8 @@ let package = Package(
         plugin("FLACDecoder", path: "Plugins/Decoders/FLAC", ["CFLAC", "DecoderSupport"]),
         plugin("WAVDecoder", path: "Plugins/Decoders/WAV"),
         plugin("PulseAudioOutput", path: "Plugins/Outputs/PulseAudio", ["CPulse"]),
+        plugin("ALSAOutput", path: "Plugins/Outputs/ALSA", ["CALSA"]),
+        plugin("PipeOutput", path: "Plugins/Outputs/Pipe"),
         plugin("WAVFileOutput", path: "Plugins/Outputs/WAVFile"),
         plugin("NullOutput", path: "Plugins/Outputs/Null"),
 

@@ -1,3 +1,4 @@
+import ALSAOutput
 import AppleCatalogREST
 public import CrateDomain
 import FLACDecoder
@@ -5,6 +6,7 @@ import LocalFilesSource
 import MP3Decoder
 import NullOutput
 import OpusDecoder
+import PipeOutput
 import PulseAudioOutput
 import URLStreamSource
 import VorbisDecoder
@@ -26,7 +28,9 @@ public enum CratePlugins {
         MP3DecoderPlugin.registration,
         WAVDecoderPlugin.registration,
         PulseAudioOutputPlugin.registration,
+        ALSAOutputPlugin.registration,
+        PipeOutputPlugin.registration,
         WAVFileOutputPlugin.registration,
         NullOutputPlugin.registration,
-    ], autoOutputOrder: ["pulse", "null"])
+    ], autoOutputOrder: ["pulse", "alsa", "null"])
 }
