@@ -121,7 +121,7 @@ extension AppSuites {
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
-            #expect(list.map(\.name) == ["localfiles", "applecatalog", "urlstream", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "wav", "null"])
+            #expect(list.map(\.name) == ["localfiles", "applecatalog", "urlstream", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "alsa", "pipe", "wav", "null"])
             // Without credentials the catalog is listed, unavailable, with what to set.
             let catalog = try #require(list.first { $0.name == "applecatalog" })
             #expect(!catalog.available && catalog.reason?.contains("catalog.team_id") == true)
@@ -139,7 +139,7 @@ extension AppSuites {
             #expect(missing.status != 0 && missing.stderr.contains("crated is not running"), "\(missing.stderr)")
             let unknown = try app.crate("tracks", "No Such Album")
             #expect(unknown.status != 0 && unknown.stderr.contains("no album matches 'No Such Album'"), "\(unknown.stderr)")
-            let badConfig = try app.crate("albums", env: ["CRATE_OUTPUT_PLUGIN": "alsa"])
+            let badConfig = try app.crate("albums", env: ["CRATE_OUTPUT_PLUGIN": "jack"])
             #expect(badConfig.status != 0 && badConfig.stderr.contains("output.plugin"))
             let noFolder = try app.crate("import", "/nonexistent/music")
             #expect(noFolder.status != 0 && noFolder.stderr.contains("/nonexistent/music: no such file or folder"))

@@ -53,7 +53,7 @@ extension AppSuites {
         @Test func radioPlaysWithItsTitlesInEventsAndStatus() throws {
             let server = try RadioServer()
             let app = try AppHarness()
-            let daemon = try Daemon(app)
+            let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "wav"])
             let (events, curl) = try DaemonFirstTests().listen(app, daemon)
             defer { curl.stop(signal: SIGKILL) }
 
