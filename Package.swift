@@ -55,6 +55,10 @@ let package = Package(
         system("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
+        system("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev"),
+        // FFmpeg: libavformat's pkg-config file brings the include path; the module map links all four libraries.
+        .systemLibrary(name: "CFFmpeg", path: "Plugins/System/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
         .target(name: "CImageShim", path: "Plugins/System/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Core modules.
@@ -62,11 +66,13 @@ let package = Package(
         .target(name: "CrateStorage", dependencies: ["CrateDomain", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Modules/CrateStorage", swiftSettings: strict),
         .target(name: "CrateAudio", dependencies: ["CrateDomain"], path: "Modules/CrateAudio", swiftSettings: strict),
+        // EBU R128 loudness (libebur128): tracks measured from decoded PCM, albums from their tracks' meters.
+        .target(name: "CrateLoudness", dependencies: ["CrateDomain", "CEbur128"], path: "Modules/CrateLoudness", swiftSettings: strict),
         // The Crate Wall and genre feeds: signals, the dial, composition (pure logic apart from the signals' fetches).
         .target(name: "CrateFeeds", dependencies: ["CrateDomain"], path: "Modules/CrateFeeds", swiftSettings: strict),
         // Core names no plugin: the composition root hands it the plugin list at start-up.
         .target(name: "CrateCore", dependencies: [
-            "CrateDomain", "CrateStorage", "CrateAudio", "CrateFeeds",
+            "CrateDomain", "CrateStorage", "CrateAudio", "CrateFeeds", "CrateLoudness",
             "CImageShim",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Configuration", package: "swift-configuration"),
@@ -77,7 +83,7 @@ let package = Package(
         // The composition root: the one list of plugins, and the only importer of them.
         .target(name: "CratePlugins", dependencies: [
             "CrateDomain", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
-            "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder",
+            "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder", "FFmpegDecoder",
             "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput",
         ], path: "CratePlugins", swiftSettings: strict),
 
@@ -93,6 +99,7 @@ let package = Package(
         plugin("MP3Decoder", path: "Plugins/Decoders/MP3", ["CMpg123", "DecoderSupport"]),
         plugin("FLACDecoder", path: "Plugins/Decoders/FLAC", ["CFLAC", "DecoderSupport"]),
         plugin("WAVDecoder", path: "Plugins/Decoders/WAV"),
+        plugin("FFmpegDecoder", path: "Plugins/Decoders/FFmpeg", ["CFFmpeg", "DecoderSupport"]),
         plugin("PulseAudioOutput", path: "Plugins/Outputs/PulseAudio", ["CPulse"]),
         plugin("ALSAOutput", path: "Plugins/Outputs/ALSA", ["CALSA"]),
         plugin("PipeOutput", path: "Plugins/Outputs/Pipe"),
@@ -121,15 +128,16 @@ let package = Package(
         tests("CrateDomainTests", ["CrateDomain"]),
         tests("CrateStorageTests", ["CrateStorage"]),
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
-                                  "WAVFileOutput", "NullOutput", "URLStreamSource"]),
+                                  "FFmpegDecoder", "WAVFileOutput", "NullOutput", "URLStreamSource"]),
         tests("CrateFeedsTests", ["CrateFeeds"]),
-        tests("CrateCoreTests", ["CrateCore", "CratePlugins", .product(name: "GRDB", package: "GRDB.swift")]),
+        tests("CrateCoreTests", ["CrateCore", "CratePlugins", "CrateLoudness", .product(name: "GRDB", package: "GRDB.swift")]),
         tests("LocalFilesSourceTests", ["LocalFilesSource", "CrateCore", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
         tests("VorbisDecoderTests", ["VorbisDecoder"]),
         tests("MP3DecoderTests", ["MP3Decoder"]),
         tests("FLACDecoderTests", ["FLACDecoder", "DecoderSupport"]),
         tests("WAVDecoderTests", ["WAVDecoder"]),
+        tests("FFmpegDecoderTests", ["FFmpegDecoder", "DecoderSupport", "URLStreamSource"]),
         tests("PulseAudioOutputTests", ["PulseAudioOutput"]),
         tests("WAVFileOutputTests", ["WAVFileOutput"]),
         tests("NullOutputTests", ["NullOutput"]),

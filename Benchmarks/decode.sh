@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Decode throughput per codec: Crate (crate-bench decode: DecoderRegistry -> PlaybackRun -> null output)
 # against ffmpeg and each codec's reference decoder, on the same files. Prints one Markdown table.
+# AAC and ALAC (M4A) go through Crate's FFmpeg decoder plugin; their reference is ffmpeg writing the same
+# interleaved float Crate produces (-f f32le), so the rows show what the plugin's own work costs.
 #
 #   bash Benchmarks/decode.sh [--seconds N] [--runs N] [--no-build] [--wait-idle] [--files-only]
 #
@@ -11,7 +13,7 @@
 #   --files-only  make the cached files, print their folder and stop (streams.sh uses the same files)
 #
 # The source is made once with sox and encoded with the reference encoders (flac, lame, oggenc,
-# opusenc) into .build/bench-cache/ (override with CRATE_BENCH_CACHE). Every command is timed the
+# opusenc; ffmpeg for AAC and ALAC) into .build/bench-cache/ (override with CRATE_BENCH_CACHE). Every command is timed the
 # same way, as a whole process, wall clock, output discarded.
 set -euo pipefail
 
@@ -116,6 +118,11 @@ encode "$MP3_FILE" lame --quiet -V 2 "$SOURCE" "$(tmp_of "$MP3_FILE")"
 encode "$VORBIS_FILE" oggenc -Q -q 5 -o "$(tmp_of "$VORBIS_FILE")" "$SOURCE"
 # opusenc resamples to 48 kHz, Opus' own rate; every Opus decoder outputs 48 kHz.
 encode "$OPUS_FILE" opusenc --quiet --bitrate 128 "$SOURCE" "$(tmp_of "$OPUS_FILE")"
+# AAC-LC 192 kb/s and ALAC in M4A, by ffmpeg (Debian has no other encoder for them); -f: the temporary name has no suffix.
+AAC_FILE="$CACHE/bench-aac.m4a"
+ALAC_FILE="$CACHE/bench-alac.m4a"
+encode "$AAC_FILE" ffmpeg -nostdin -v error -i "$SOURCE" -c:a aac -b:a 192k -f ipod "$(tmp_of "$AAC_FILE")"
+encode "$ALAC_FILE" ffmpeg -nostdin -v error -i "$SOURCE" -c:a alac -f ipod "$(tmp_of "$ALAC_FILE")"
 if ((FILES_ONLY)); then echo "$CACHE"; exit 0; fi
 
 # --- Build -----------------------------------------------------------------------------------------
@@ -165,22 +172,23 @@ echo "- $(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*'), crate-bench
 echo "- $(ffmpeg -version | head -1 | cut -d' ' -f1-3)"
 echo "- $(opusdec --version 2>&1 | head -1); $(oggdec --version 2>&1 | head -1); mpg123 $(mpg123 --version 2>&1 | head -1 | awk '{print $2}'); $(flac --version | head -1); $(lame --version 2>&1 | head -1 | sed 's/ (http.*//')"
 libs=()
-for lib in libopusfile0 libopus0 libvorbisfile3 libvorbis0a libmpg123-0 libflac12; do
+for lib in libopusfile0 libopus0 libvorbisfile3 libvorbis0a libmpg123-0 libflac12 libavformat59 libavcodec59 libswresample4; do
     v=$(dpkg-query -W -f='${Version}' "$lib" 2>/dev/null) && libs+=("$lib $v")
 done
 joined=$(IFS=,; echo "${libs[*]}")
 echo "- Crate links (Debian): ${joined//,/, }"
 echo
 
-codecs=(opus vorbis mp3 flac)
-declare -A FILE=([opus]="$OPUS_FILE" [vorbis]="$VORBIS_FILE" [mp3]="$MP3_FILE" [flac]="$FLAC_FILE")
-declare -A REF_NAME=([opus]=opusdec [vorbis]=oggdec [mp3]=mpg123 [flac]=flac)
+codecs=(opus vorbis mp3 flac aac alac)
+declare -A FILE=([opus]="$OPUS_FILE" [vorbis]="$VORBIS_FILE" [mp3]="$MP3_FILE" [flac]="$FLAC_FILE" [aac]="$AAC_FILE" [alac]="$ALAC_FILE")
+declare -A REF_NAME=([opus]=opusdec [vorbis]=oggdec [mp3]=mpg123 [flac]=flac [aac]="ffmpeg f32le" [alac]="ffmpeg f32le")
 reference() {
     case "$1" in
         opus) opusdec --quiet --rate 48000 "$2" /dev/null ;;
         vorbis) oggdec -Q -o /dev/null "$2" ;;
         mp3) mpg123 -q -w /dev/null "$2" ;;
         flac) flac -d -s -c "$2" ;;
+        aac|alac) ffmpeg -nostdin -v error -i "$2" -f f32le - ;;
     esac
 }
 ffmpeg_decode() { ffmpeg -nostdin -v error -i "$1" -f null -; }
@@ -231,7 +239,8 @@ echo
 echo "- load average after timing: $load_after"
 echo "- commands: \`crate-bench decode FILE\`; \`ffmpeg -nostdin -v error -i FILE -f null -\`;" \
      "\`opusdec --quiet --rate 48000 FILE /dev/null\`; \`oggdec -Q -o /dev/null FILE\`;" \
-     "\`mpg123 -q -w /dev/null FILE\`; \`flac -d -s -c FILE > /dev/null\`"
+     "\`mpg123 -q -w /dev/null FILE\`; \`flac -d -s -c FILE > /dev/null\`;" \
+     "AAC and ALAC: \`ffmpeg -nostdin -v error -i FILE -f f32le - > /dev/null\`"
 if ((${#below[@]})); then
     echo "- below the 0.95 target: ${below[*]}"
 else

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback stand-in for api.music.apple.com for Benchmarks/feeds.sh, with a fixed delay per answer.
 
-    fake_apple.py serve --latency-ms 100 --log FILE --port-file FILE [--port N]
+    fake_apple.py serve --latency-ms 100 --log FILE --port-file FILE [--port N] [--previews FILE.m4a]
     fake_apple.py analyze --log FILE --timeline FILE [--latency-ms 100]
 
 `serve` answers the endpoints the wall and genre feeds call, in Apple's JSON shapes (see
@@ -11,6 +11,10 @@ with invented ids: /v1/me/storefront, /v1/me/recent/played, /v1/me/history/heavy
 /albums/{id} (with its tracks), /albums/{id}/view/related-albums. It sleeps --latency-ms before each answer (a transatlantic
 round trip), does not check the JWT, and writes one JSON line per request to --log: method, target,
 status, arrival and completion (Unix seconds, the clock crate-bench's timeline uses).
+
+Songs have no preview unless --previews names an audio file (an .m4a made at test time): then each song's preview
+URL is http://127.0.0.1:PORT/previews/<song id>.m4a on this server, which answers it with that file (audio/mp4),
+so a catalog album's previews play from loopback (Tests/Browser/test_catalog.py).
 
 `analyze` matches the log against crate-bench's timeline (one row per timed compose: label, kind, index,
 start, end, ...) and prints key=value lines per label: catalog requests per compose, the most requests in
@@ -39,6 +43,7 @@ SEARCH_TOTAL = 100     # albums per search term
 LIBRARY_TOTAL = 250    # the account's library: more than one page of 100
 RELATED_TOTAL = 30
 TODAY = date.today()
+PREVIEWS = {"file": None, "base": None}   # set by `serve --previews`: the audio file and this server's address
 
 
 def number(*parts):
@@ -96,6 +101,13 @@ def paged(path, q, total, default, most, make, extra=None):
         doc["next"] = f"{path}?offset={offset + limit}"
     doc.update(extra or {})
     return 200, doc
+
+
+def preview(song_id):
+    """A song's `previews`: one on this server with --previews, else none."""
+    if not PREVIEWS["file"]:
+        return []
+    return [{"url": f"{PREVIEWS['base']}/previews/{song_id}.m4a"}]
 
 
 def answer(method, path, q):
@@ -182,7 +194,8 @@ def answer(method, path, q):
                                  "trackNumber": n, "discNumber": 1, "durationInMillis": 180_000 + n * 7_000,
                                  "genreNames": a["genreNames"], "releaseDate": a["releaseDate"],
                                  "url": f"https://music.apple.com/{sf}/album/x/{rest[1]}?i={number('song', rest[1], n)}",
-                                 "playParams": {"id": number("song", rest[1], n), "kind": "song"}, "previews": []}}
+                                 "playParams": {"id": number("song", rest[1], n), "kind": "song"},
+                                 "previews": preview(number("song", rest[1], n))}}
                  for n in range(1, a["trackCount"] + 1)]
         doc["relationships"] = {"tracks": {"href": f"/v1/catalog/{sf}/albums/{rest[1]}/tracks", "data": songs}}
         return 200, {"data": [doc]}
@@ -228,6 +241,18 @@ class Handler(BaseHTTPRequestHandler):
         try:
             time.sleep(server.latency)   # the round trip, before any answer
             parts = urlsplit(self.path)
+            if parts.path.startswith("/previews/") and PREVIEWS["file"]:
+                # A song's preview: the audio file, whatever the song (Apple's are AAC in MP4, index first).
+                with open(PREVIEWS["file"], "rb") as f:
+                    audio = f.read()
+                status = 200
+                self.send_response(status)
+                self.send_header("Content-Type", "audio/mp4")
+                self.send_header("Content-Length", str(len(audio)))
+                self.end_headers()
+                self.wfile.write(audio)
+                self.wfile.flush()
+                return
             query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
             try:
                 status, doc = answer(self.command, parts.path, query)
@@ -255,6 +280,8 @@ class Handler(BaseHTTPRequestHandler):
 def serve(args):
     with open(args.log, "a", encoding="utf-8") as log:
         server = Server(("127.0.0.1", args.port), args.latency_ms / 1000, log)
+        if args.previews:
+            PREVIEWS.update(file=args.previews, base=f"http://127.0.0.1:{server.server_address[1]}")
         # Written only once the socket listens: the caller waits for this file.
         with open(args.port_file + ".tmp", "w") as f:
             f.write(str(server.server_address[1]))
@@ -346,6 +373,7 @@ def main():
     s.add_argument("--latency-ms", type=float, default=100)
     s.add_argument("--log", required=True)
     s.add_argument("--port-file", required=True)
+    s.add_argument("--previews", help="an audio file every song's preview URL serves (none: songs have no preview)")
     a = sub.add_parser("analyze")
     a.add_argument("--log", required=True)
     a.add_argument("--timeline", required=True)

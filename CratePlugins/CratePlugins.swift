@@ -1,6 +1,7 @@
 import ALSAOutput
 import AppleCatalogREST
 public import CrateDomain
+import FFmpegDecoder
 import FLACDecoder
 import LocalFilesSource
 import MP3Decoder
@@ -27,6 +28,8 @@ public enum CratePlugins {
         OpusDecoderPlugin.registration,
         MP3DecoderPlugin.registration,
         WAVDecoderPlugin.registration,
+        // Last: what the native decoders do not read (MP4/M4A AAC and ALAC, WavPack, APE, WMA).
+        FFmpegDecoderPlugin.registration,
         PulseAudioOutputPlugin.registration,
         ALSAOutputPlugin.registration,
         PipeOutputPlugin.registration,

@@ -70,6 +70,9 @@ struct Config: AsyncParsableCommand {
             row("import.folder", s.importFolder.path),
             row("artwork.repair_limit", "\(s.artworkRepairLimit)"),
             row("artwork.thumbnail_size", "\(s.thumbnailSize)"),
+            row("player.replaygain", s.loudness.mode.rawValue),
+            row("player.replaygain_preamp", String(format: "%g", s.loudness.preamp)),
+            row("player.replaygain_prevent_clipping", "\(s.loudness.preventClipping)"),
             row(FeedService.dialSetting, (storedDial ?? .default).rawValue, origin: storedDial == nil ? .default : .database),
         ]
         for registration in runtime.plugins.registrations {

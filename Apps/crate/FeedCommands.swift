@@ -11,7 +11,7 @@ struct Wall: AsyncParsableCommand {
         discussion: """
             With crated running, the wall is the daemon's (kept until the dial changes or --regenerate) and --more \
             continues it without repeats; without it, the wall is composed here. Album ids work with `crate like`, \
-            `crate dislike` and `crate play-album` (library albums).
+            `crate dislike` and `crate play-album` (a catalog album plays its songs' previews).
             """)
 
     @OptionGroup var options: GlobalOptions

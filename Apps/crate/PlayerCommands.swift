@@ -35,12 +35,14 @@ func describe(_ s: PlayerStatus) -> String {
             + "\(t.title) — \(t.artist) (\(t.album))  \(time)  [\((s.format ?? t.info).summary)]")
         // A radio stream's own now-playing title (ICY StreamTitle).
         if let title = s.streamTitle, !title.isEmpty { lines.append("  now on air: \(title)") }
+        if s.preview == true { lines.append("  preview of \(s.catalogAlbumID ?? "a catalog album") (the full song plays only in Apple's players)") }
     } else {
         lines.append("■ \(s.state.rawValue)  queue: \(s.queueLength) entries")
     }
     let m = s.modes
     lines.append("repeat: \(m.repeatMode.rawValue)  shuffle: \(m.shuffle ? "on" : "off")  "
         + "stop-after-album: \(m.stopAfterAlbum ? "on" : "off")  volume: \(m.volume)")
+    if let l = s.loudness, s.entry != nil { lines.append(describe(l)) }
     if let skip = s.lastSkip { lines.append("last skipped: \(skip.title): \(skip.missing?.rawValue ?? "error") (\(skip.reason))") }
     if let trouble = s.outputError {
         let since = trouble.since.formatted(date: .omitted, time: .standard)
@@ -48,6 +50,17 @@ func describe(_ s: PlayerStatus) -> String {
         lines.append("output error: \(trouble.output): \(trouble.reason) (since \(since); tried again every few seconds\(next))")
     }
     return lines.joined(separator: "\n")
+}
+
+/// "loudness: album gain -6.2 dB (auto, scan; lowered to prevent clipping)".
+func describe(_ l: LoudnessDecision) -> String {
+    guard l.source != .none else {
+        return "loudness: no gain (\(l.mode == .off ? "player.replaygain: off" : "\(l.mode.rawValue); not measured: crate loudness scan"))"
+    }
+    var notes = [l.mode.rawValue, l.origin?.rawValue ?? ""].filter { !$0.isEmpty }
+    if l.preampDB != 0 { notes.append(String(format: "pre-amp %+.1f dB", l.preampDB)) }
+    if l.clippingPrevented { notes.append("lowered to prevent clipping") }
+    return String(format: "loudness: %@ gain %+.1f dB", l.source.rawValue, l.gainDB) + " (\(notes.joined(separator: ", ")))"
 }
 
 struct Status: AsyncParsableCommand {
@@ -194,12 +207,24 @@ struct StopAfterAlbum: AsyncParsableCommand {
 
 struct PlayAlbum: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "play-album", abstract: "Replace the queue with an album, in album order, and play it (shuffle off).")
+        commandName: "play-album", abstract: "Replace the queue with an album, in album order, and play it (shuffle off).",
+        discussion: """
+            A catalog album (applemusic:ID, as `crate wall` and `crate catalog` show it) plays as its songs' 30-second \
+            previews: the full songs play only in Apple's players. Songs without a preview are left out and named.
+            """)
     @OptionGroup var options: DaemonOptions
-    @Argument(help: "Album id, title, or words from 'artist title'.") var album: String
+    @Argument(help: "Album id, title, words from 'artist title', or applemusic:ID.") var album: String
     @Option(help: "Start at this track (1 = the first in album order).") var from: Int = 1
     func run() async throws {
         let client = try await options.runningClient()
+        if let catalogID = FeedAlbumRef.catalogID(album.trimmingCharacters(in: .whitespaces)) {
+            let played = try await client.send("POST", "catalog/albums/\(FeedAccess.segment(catalogID))/play", body: ["from": from],
+                                               as: PreviewPlay.self)
+            if options.json { return try printJSON(played) }
+            print("previews of \(played.title) — \(played.artist) (\(played.album)): \(played.queued) queued")
+            for skip in played.skipped { print("  skipped \(skip.title): \(skip.reason)") }
+            return try options.show(played.status)
+        }
         let found = try await userFacingAsync { try await options.global.runtime().collection.resolveAlbum(album) }
         let status = try await client.command("queue/play-album", ["albumID": found.id, "from": from])
         try options.show(status)

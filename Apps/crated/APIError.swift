@@ -35,7 +35,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                            error.description)
         } catch let error as LibraryError {
             let (status, code): (HTTPResponse.Status, String) = switch error {
-            case .notFound, .noFile: (.notFound, "not_found")
+            case .notFound, .noFile, .notInLibrary: (.notFound, "not_found")
             case .notEditable: (.conflict, "not_editable")
             case .busy: (.conflict, "busy")
             case .io, .copyMismatch: (.unprocessableContent, "file_error")

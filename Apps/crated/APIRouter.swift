@@ -29,6 +29,7 @@ enum APIRouter {
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)
         StationRoutes.add(to: api, runtime: runtime, player: player)
         CatalogRoutes.add(to: api, runtime: runtime)
+        PreviewRoutes.add(to: api, player: player)
         FeedRoutes.add(to: api, feeds: feeds)
         return router
     }

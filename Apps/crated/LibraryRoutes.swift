@@ -52,6 +52,7 @@ enum LibraryRoutes {
             return try library.cleanOrphans(dryRun: body?.dryRun ?? false)
         }
         api.post("library/repair") { _, _ in try library.repair() }
+        LoudnessRoutes.add(to: api, runtime: runtime, jobs: jobs)
 
         api.get("tracks/:id") { _, context in
             let id = try trackID(context)

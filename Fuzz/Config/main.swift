@@ -5,7 +5,8 @@ import Foundation
 /// and libyaml's). The input is `key=value` entries, one a line (or separated by NUL bytes when there is one, so a
 /// value may hold a newline, as a YAML block scalar can). Every value goes through the address parser, the
 /// whole-number and boolean readers, the list splitting and the name check; every key through the "did you mean"
-/// search and the environment name; the entries together through `httpSettings` as `load` hands them over.
+/// search and the environment name; the entries together through `httpSettings` and `loudnessPolicy` as `load` hands
+/// them over.
 /// Beyond "no crash": a value is accepted or refused with a ConfigError, never anything else; an accepted port
 /// is 1...65535 and an accepted number lies in its range; an address written back as `crate` connects to it reads
 /// the same; list items are trimmed, non-empty and comma-free; accepted names are known ones.
@@ -34,7 +35,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         entries[key] = value
     }
     checkHTTP(entries)
+    checkLoudness(entries)
     return 0
+}
+
+/// `player.replaygain*` as `load` reads them: a mode among the four, a pre-amp in its range, a boolean.
+private func checkLoudness(_ entries: [String: String]) {
+    func string(_ key: String) -> String? { entries[key].flatMap { $0.isEmpty ? nil : $0 } }
+    guard let policy = refusedOrAccepted("player.", describe: true, { try SettingsLoader.loudnessPolicy(string) }) else { return }
+    precondition(LoudnessPolicy.preampRange.contains(policy.preamp), "pre-amp \(policy.preamp) accepted")
+    if string("player.replaygain") == nil { precondition(policy.mode == .auto, "a mode from nowhere") }
+    if string("player.replaygain_preamp") == nil { precondition(policy.preamp == 0, "a pre-amp from nowhere") }
 }
 
 /// `body` returns, or throws a ConfigError.invalidValue naming `key` (or a key under `key` when it ends in a dot).

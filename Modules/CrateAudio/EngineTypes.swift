@@ -10,13 +10,18 @@ public struct EngineItem: Sendable, Hashable {
     public var url: URL
     /// Where decoding starts (resume, seek).
     public var startFrame: Int64
+    /// The item's own gain (loudness normalisation), linear: multiplied into the volume for every sample of this
+    /// item and no other. It takes effect exactly at the item's first sample, without a ramp, so an album's
+    /// gapless border stays sample-exact; only volume changes are ramped.
+    public var gain: Float
 
-    public init(token: UInt64, entryID: Int64, trackID: Int64, url: URL, startFrame: Int64 = 0) {
+    public init(token: UInt64, entryID: Int64, trackID: Int64, url: URL, startFrame: Int64 = 0, gain: Float = 1) {
         self.token = token
         self.entryID = entryID
         self.trackID = trackID
         self.url = url
         self.startFrame = startFrame
+        self.gain = gain
     }
 }
 

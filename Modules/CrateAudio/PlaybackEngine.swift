@@ -10,7 +10,9 @@ import Foundation
 /// Seek, play and stop drop the buffer and flush the device, so they take effect at once; the device stays open
 /// (a PulseAudio stream, say) so the next play starts without reconnecting, and is let go `keepOutputSeconds`
 /// after the music stopped.
-/// Volume is a software gain, ramped over each chunk so changes never click.
+/// Volume is a software gain, ramped over each chunk so changes never click. Each item's own gain
+/// (`EngineItem.gain`, loudness normalisation) multiplies it from the item's first sample to its last: a step
+/// exactly at the border, which is where the music itself changes, never a ramp across two tracks.
 public final class PlaybackEngine: @unchecked Sendable {
     // Every var below is guarded by `lock`; the two threads wait on it.
     private let lock = NSCondition()
@@ -300,6 +302,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     private func outputLoop() {
         var output: (any AudioOutput)?
         var openFormat: PCMFormat?
+        /// The volume reached by the last chunk written (volume changes ramp from it).
         var currentGain: Float = 1
         /// When the open output last fell idle (stop, end of queue): it is let go `keepOutputSeconds` later.
         var idleSince: Date?
@@ -378,7 +381,9 @@ public final class PlaybackEngine: @unchecked Sendable {
                     try out.open(format)
                     openFormat = format
                 }
-                Self.applyGain(&chunk.samples, channels: chunk.info.channels, from: currentGain, to: targetGain)
+                // The item's gain is constant across the item: only the volume part ramps.
+                let itemGain = chunk.item.gain
+                Self.applyGain(&chunk.samples, channels: chunk.info.channels, from: currentGain * itemGain, to: targetGain * itemGain)
                 currentGain = targetGain
                 try chunk.samples.withUnsafeBufferPointer { try out.write($0) }
             } catch {
@@ -408,6 +413,13 @@ public final class PlaybackEngine: @unchecked Sendable {
         if from == 1 && to == 1 { return }
         let frames = samples.count / max(channels, 1)
         guard frames > 0 else { return }
+        if from == to {
+            // A steady gain (the usual case with loudness normalisation on): one multiply per sample, exactly g.
+            samples.withUnsafeMutableBufferPointer { p in
+                for i in p.indices { p[i] *= to }
+            }
+            return
+        }
         let step = (to - from) / Float(frames)
         samples.withUnsafeMutableBufferPointer { p in
             var g = from

@@ -9,11 +9,14 @@ public struct CrateEvent: Sendable, Codable, Hashable {
     public var detail: String?
     /// On `player` events about the output: the trouble as status shows it (nil once it is over).
     public var outputError: OutputErrorNotice?
+    /// On `player` events about a catalog song's preview (playing, finished, skipped): true (see `CatalogPreview`).
+    public var preview: Bool?
 
-    public init(_ subsystem: String, _ detail: String? = nil, outputError: OutputErrorNotice? = nil) {
+    public init(_ subsystem: String, _ detail: String? = nil, outputError: OutputErrorNotice? = nil, preview: Bool? = nil) {
         self.subsystem = subsystem
         self.detail = detail
         self.outputError = outputError
+        self.preview = preview
     }
 }
 

@@ -13,24 +13,28 @@ extension PlayerService {
                 if let entry = handed[item.token] { try handNext(after: entry, token: item.token) }
             case let .started(item, info):
                 guard let entry = handed[item.token] else { return }
-                // A live stream never finishes: it counts as played (history, recents) when its sound starts.
-                if !item.url.isFileURL && countedStreamToken != item.token {
+                // A live stream never finishes: it counts as played (history, recents) when its sound starts. A catalog
+                // song's preview (a short file over https) counts when it finished, as a file does.
+                if !item.url.isFileURL && countedStreamToken != item.token, try previewAlbum(of: entry.track) == nil {
                     countedStreamToken = item.token
                     try store.recordPlay(trackID: entry.track.id, fromPlaylist: entry.playlistID)
                 }
+                if let previous = currentToken, previous != item.token, handed[previous] == nil { applied.removeValue(forKey: previous) }
                 current = entry
                 currentToken = item.token
                 format = info
                 if state != .paused { state = .playing }
-                publish("player", "playing \(entry.track.title)")
+                try publishTrack("playing", entry.track)
                 save()
             case .finished(let item):
                 guard let entry = handed.removeValue(forKey: item.token) else { return }
+                if item.token != currentToken { applied.removeValue(forKey: item.token) }
                 try store.recordPlay(trackID: entry.track.id, fromPlaylist: entry.playlistID)
                 try store.saveTrackPosition(trackID: entry.track.id, seconds: 0)
-                publish("player", "finished \(entry.track.title)")
+                try publishTrack("finished", entry.track)
             case let .failed(item, reason):
                 guard let entry = handed.removeValue(forKey: item.token) else { return }
+                if item.token != currentToken { applied.removeValue(forKey: item.token) }
                 try flagSkip(entry.track, reason: reason, missing: Self.classify(item.url))
                 if item.token == currentToken, let after = try following(entry, manual: true), state == .playing,
                    engine.position() == nil {
@@ -39,6 +43,7 @@ extension PlayerService {
                 }
             case .idle:
                 handed.removeAll()
+                applied.removeAll()
                 currentToken = nil
                 format = nil
                 if let border = borderEntry {

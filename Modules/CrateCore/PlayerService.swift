@@ -33,6 +33,8 @@ public actor PlayerService {
     var borderEntry: QueueEntry?
     /// Entry ids by token for items handed to the engine.
     var handed: [UInt64: QueueEntry] = [:]
+    /// The loudness gain chosen for each item handed to the engine (PlayerService+Loudness.swift).
+    var applied: [UInt64: LoudnessDecision] = [:]
     var nextToken: UInt64 = 1
     /// The output's trouble, while it lasts, and the task that tries it again.
     var outputError: OutputErrorNotice?
@@ -89,10 +91,13 @@ public actor PlayerService {
     // MARK: - Status
 
     public func status() throws -> PlayerStatus {
-        PlayerStatus(state: state, entry: try current.flatMap { try store.queueEntry(id: $0.id) }, elapsed: elapsed(),
+        var status = PlayerStatus(state: state, entry: try current.flatMap { try store.queueEntry(id: $0.id) }, elapsed: elapsed(),
                      duration: current?.track.duration, format: format ?? current?.track.info, modes: modes,
                      queueLength: try store.queueCount(), lastSkip: lastSkip,
-                     streamTitle: current.flatMap { streamTitles[$0.track.id] }, outputError: outputError)
+                     streamTitle: current.flatMap { streamTitles[$0.track.id] }, outputError: outputError,
+                     loudness: try currentLoudness())
+        try markPreview(&status)   // a catalog song's preview says so (PlayerService+Previews.swift)
+        return status
     }
 
     func elapsed() -> Double {
@@ -274,9 +279,13 @@ public actor PlayerService {
         let token = nextToken
         nextToken += 1
         handed[token] = entry
+        // The item's loudness gain, fixed for the item: the engine applies it from its first sample to its last.
+        let decision = loudnessDecisionOrNone(for: entry)
+        applied[token] = decision
         // A stream starts where it is now; a file where it was left.
         let frame = live ? 0 : Int64(seconds * Double(entry.track.info.sampleRate))
-        return EngineItem(token: token, entryID: entry.id, trackID: entry.track.id, url: url, startFrame: frame)
+        return EngineItem(token: token, entryID: entry.id, trackID: entry.track.id, url: url, startFrame: frame,
+                          gain: decision.linearGain)
     }
 
     func setState(_ new: PlaybackState) {

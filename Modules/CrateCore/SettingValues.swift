@@ -18,6 +18,7 @@ public enum SettingsLoader {
         "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
         "http.max_connections", "http.idle_timeout", "log.level",
         "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
+        "player.replaygain", "player.replaygain_preamp", "player.replaygain_prevent_clipping",
     ]
 
     public static func environmentName(for key: String) -> String {
@@ -47,6 +48,31 @@ public enum SettingsLoader {
             throw ConfigError.invalidValue(key: key, value: text, accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return n
+    }
+
+    /// `player.replaygain`, `player.replaygain_preamp` and `player.replaygain_prevent_clipping`.
+    static func loudnessPolicy(_ string: (String) -> String?) throws -> LoudnessPolicy {
+        var policy = LoudnessPolicy()
+        if let v = string("player.replaygain") {
+            guard let mode = LoudnessMode(rawValue: v.lowercased()) else {
+                throw ConfigError.invalidValue(key: "player.replaygain", value: v,
+                                               accepted: LoudnessMode.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            policy.mode = mode
+        }
+        if let v = string("player.replaygain_preamp") {
+            let range = LoudnessPolicy.preampRange
+            // "3", "-2.5", "+6 dB"
+            guard let db = ReplayGainTags.parseGain(v), range.contains(db) else {
+                throw ConfigError.invalidValue(key: "player.replaygain_preamp", value: v,
+                                               accepted: "decibels from \(Int(range.lowerBound)) to \(Int(range.upperBound)), e.g. 0, -3 or 2.5")
+            }
+            policy.preamp = db
+        }
+        if let v = string("player.replaygain_prevent_clipping") {
+            policy.preventClipping = try boolean(v, key: "player.replaygain_prevent_clipping")
+        }
+        return policy
     }
 
     static func boolean(_ text: String, key: String) throws -> Bool {

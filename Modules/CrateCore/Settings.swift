@@ -35,6 +35,8 @@ public struct Settings: Sendable, Hashable {
     public var origins: [String: SettingOrigin] = [:]
     /// Who may reach the HTTP API and how much they may send (`http.*`).
     public var http = HTTPSettings()
+    /// Loudness normalisation (`player.replaygain`, `player.replaygain_preamp`, `player.replaygain_prevent_clipping`).
+    public var loudness = LoudnessPolicy()
 
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
     /// Where copy imports put their files.

@@ -90,6 +90,7 @@ extension SettingsLoader {
         s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
         (s.pluginValues, s.warnings) = pluginBlocks(plugins, string: string, list: list)
         s.http = try httpSettings(string, list: list, integer: integer)
+        s.loudness = try loudnessPolicy(string)
         for key in keys { s.origins[key] = origin(key) }
         for registration in plugins.registrations {
             for key in registration.keys {

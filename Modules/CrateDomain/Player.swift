@@ -89,10 +89,17 @@ public struct PlayerStatus: Sendable, Hashable, Codable {
     public var streamTitle: String?
     /// The output cannot play (a sound server gone, a device missing); nil when it works.
     public var outputError: OutputErrorNotice?
+    /// The loudness gain applied to the entry (`player.replaygain`): mode, gain, which gain and from where, whether
+    /// it was lowered to prevent clipping; nil without an entry.
+    public var loudness: LoudnessDecision?
+    /// True while the entry is a catalog song's 30-second preview (see `CatalogPreview`); absent otherwise.
+    public var preview: Bool?
+    /// The catalog album (`applemusic:ID`) whose previews play; absent otherwise.
+    public var catalogAlbumID: String?
 
     public init(state: PlaybackState, entry: QueueEntry?, elapsed: Double, duration: Double?, format: StreamInfo?,
                 modes: PlayerModes, queueLength: Int, lastSkip: SkipNotice?, streamTitle: String? = nil,
-                outputError: OutputErrorNotice? = nil) {
+                outputError: OutputErrorNotice? = nil, loudness: LoudnessDecision? = nil) {
         self.state = state
         self.entry = entry
         self.elapsed = elapsed
@@ -103,6 +110,7 @@ public struct PlayerStatus: Sendable, Hashable, Codable {
         self.lastSkip = lastSkip
         self.streamTitle = streamTitle
         self.outputError = outputError
+        self.loudness = loudness
     }
 }
 

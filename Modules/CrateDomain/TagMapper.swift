@@ -27,6 +27,10 @@ public struct TagMapper: Sendable {
         case "LYRICS", "UNSYNCEDLYRICS", "UNSYNCED LYRICS": set(\.lyrics, value)
         case "ARTISTSORT": set(\.artistSort, value)
         case "ALBUMARTISTSORT": set(\.albumArtistSort, value)
+        case let key where key.hasPrefix("REPLAYGAIN_"): replayGain(key, value)
+        // Opus (RFC 7845 §5.2.1): Q7.8 dB towards −23 LUFS, converted; they win over REPLAYGAIN_* in the same file.
+        case "R128_TRACK_GAIN": r128(\.trackGain, value, seen: \.r128Track)
+        case "R128_ALBUM_GAIN": r128(\.albumGain, value, seen: \.r128Album)
         default: break
         }
     }
@@ -60,6 +64,8 @@ public struct TagMapper: Sendable {
             case "ALBUMARTISTSORT": set(\.albumArtistSort, value)
             // foobar2000 and Mp3tag keep lyrics in a user text frame.
             case "UNSYNCEDLYRICS", "LYRICS": set(\.lyrics, value)
+            // foobar2000 writes the descriptions in lower case, Mp3tag and ffmpeg in upper case.
+            case let key? where key.hasPrefix("REPLAYGAIN_"): replayGain(key, value)
             default: break
             }
         default: break
@@ -77,6 +83,38 @@ public struct TagMapper: Sendable {
         case "ITRK", "IPRT": numberPair(value, \.trackNumber, \.trackTotal)
         default: break
         }
+    }
+
+    /// Set once an Opus R128 gain was read: a REPLAYGAIN_* gain of the same file does not replace it.
+    private var r128Track = false
+    private var r128Album = false
+
+    /// `REPLAYGAIN_TRACK_GAIN` and friends (key upper-cased); the first valid value of each wins.
+    private mutating func replayGain(_ key: String, _ raw: String) {
+        switch key {
+        case "REPLAYGAIN_TRACK_GAIN": gain(\.trackGain, ReplayGainTags.parseGain(raw))
+        case "REPLAYGAIN_ALBUM_GAIN": gain(\.albumGain, ReplayGainTags.parseGain(raw))
+        case "REPLAYGAIN_TRACK_PEAK": gain(\.trackPeak, ReplayGainTags.parsePeak(raw))
+        case "REPLAYGAIN_ALBUM_PEAK": gain(\.albumPeak, ReplayGainTags.parsePeak(raw))
+        default: break
+        }
+    }
+
+    private mutating func gain(_ field: WritableKeyPath<ReplayGainTags, Double?>, _ value: Double?) {
+        guard let value else { return }
+        var rg = tags.replayGain ?? ReplayGainTags()
+        guard rg[keyPath: field] == nil else { return }
+        rg[keyPath: field] = value
+        tags.replayGain = rg
+    }
+
+    private mutating func r128(_ field: WritableKeyPath<ReplayGainTags, Double?>, _ raw: String,
+                               seen: WritableKeyPath<TagMapper, Bool>) {
+        guard !self[keyPath: seen], let value = ReplayGainTags.parseR128(raw) else { return }
+        self[keyPath: seen] = true
+        var rg = tags.replayGain ?? ReplayGainTags()
+        rg[keyPath: field] = value
+        tags.replayGain = rg
     }
 
     /// Built once: a union per tag value showed up in import profiles.

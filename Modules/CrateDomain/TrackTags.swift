@@ -19,12 +19,14 @@ public struct TrackTags: Sendable, Hashable, Codable {
     /// Sort names (ID3 TSOP / TSO2, Vorbis ARTISTSORT / ALBUMARTISTSORT): "Beatles, The".
     public var artistSort: String?
     public var albumArtistSort: String?
+    /// ReplayGain / Opus R128 gains and peaks, in ReplayGain 2.0 terms (see `Loudness`); nil when the file has none.
+    public var replayGain: ReplayGainTags?
 
     public init(title: String? = nil, artist: String? = nil, albumArtist: String? = nil, album: String? = nil,
                 genre: String? = nil, date: String? = nil, trackNumber: Int? = nil, trackTotal: Int? = nil,
                 discNumber: Int? = nil, discTotal: Int? = nil, musicBrainzAlbumID: String? = nil,
                 isCompilation: Bool = false, lyrics: String? = nil, artistSort: String? = nil,
-                albumArtistSort: String? = nil) {
+                albumArtistSort: String? = nil, replayGain: ReplayGainTags? = nil) {
         self.title = title
         self.artist = artist
         self.albumArtist = albumArtist
@@ -40,6 +42,7 @@ public struct TrackTags: Sendable, Hashable, Codable {
         self.lyrics = lyrics
         self.artistSort = artistSort
         self.albumArtistSort = albumArtistSort
+        self.replayGain = replayGain
     }
 
     /// The four leading digits of `date`, when they look like a year.

@@ -6,8 +6,16 @@ import GRDB
 /// (sort tags, else the name without a leading article); disliked albums are left out unless asked for.
 extension LibraryStore {
     static let notDisliked = "album.id NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike')"
-    /// Stream tracks share one hidden album (see `Station`); lists of albums, artists and tracks leave it out.
-    static let notStreams = "album.identity <> '\(Station.albumIdentity)'"
+    /// Stream tracks share one hidden album (see `Station`), and a catalog album's previews have one of their own (see
+    /// `CatalogPreview`); lists of albums, artists and tracks leave them out.
+    static let notStreams = "(album.identity <> '\(Station.albumIdentity)' AND album.identity NOT GLOB '\(CatalogPreview.identityPrefix)*')"
+    /// An artist (`artist` row) known only from hidden albums: the album artist of some and of nothing else, and the
+    /// artist of no track of the library. Counts and search leave such artists out (lists ask for albums anyway).
+    static let hiddenOnlyArtist = """
+        (EXISTS (SELECT 1 FROM album WHERE album.artist_id = artist.id AND NOT \(notStreams))
+         AND NOT EXISTS (SELECT 1 FROM album WHERE album.artist_id = artist.id AND \(notStreams))
+         AND NOT EXISTS (SELECT 1 FROM track JOIN album ON album.id = track.album_id WHERE track.artist_id = artist.id AND \(notStreams)))
+        """
     static let favoriteAlbum = "EXISTS (SELECT 1 FROM opinion WHERE kind = 'album' AND item_id = album.id AND value = 'favorite')"
 
     /// ORDER BY terms for albums (the query must join `artist` on the album artist).
@@ -64,8 +72,9 @@ extension LibraryStore {
 
     static let artistSelect = """
         SELECT artist.id, artist.name, artist.sort_key,
-               (SELECT COUNT(*) FROM album WHERE album.artist_id = artist.id) AS album_count,
-               (SELECT COUNT(*) FROM track WHERE track.artist_id = artist.id) AS track_count,
+               (SELECT COUNT(*) FROM album WHERE album.artist_id = artist.id AND \(notStreams)) AS album_count,
+               (SELECT COUNT(*) FROM track JOIN album ON album.id = track.album_id
+                WHERE track.artist_id = artist.id AND \(notStreams)) AS track_count,
                EXISTS (SELECT 1 FROM opinion WHERE kind = 'artist' AND item_id = artist.id) AS favorite
         FROM artist
         """

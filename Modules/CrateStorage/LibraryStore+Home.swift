@@ -10,7 +10,7 @@ extension LibraryStore {
 
     /// Counts a finished play: the track's and album's play count and last-played time, the play log,
     /// history (newest first, 100 kept) and, unless it played from a playlist, its album as a recent item
-    /// (a saved station's track makes the station recent instead: the streams album is not shown).
+    /// (a saved station's track makes the station recent instead: the streams album is not shown, nor a preview album).
     public func recordPlay(trackID: Int64, fromPlaylist playlistID: Int64? = nil, at date: Date = Date()) throws {
         let time = date.timeIntervalSince1970
         try write { db in
@@ -27,7 +27,7 @@ extension LibraryStore {
                 try Self.touchRecent(.playlist, playlistID, time, db)
             } else if let station = try Int64.fetchOne(db, sql: "SELECT id FROM station WHERE track_id = ?", arguments: [trackID]) {
                 try Self.touchRecent(.station, station, time, db)
-            } else if try Bool.fetchOne(db, sql: "SELECT identity = ? FROM album WHERE id = ?", arguments: [Station.albumIdentity, album]) != true {
+            } else if try Bool.fetchOne(db, sql: "SELECT \(Self.notStreams) FROM album WHERE id = ?", arguments: [album]) == true {
                 try Self.touchRecent(.album, album, time, db)
             }
         }

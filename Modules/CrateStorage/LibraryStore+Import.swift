@@ -91,8 +91,8 @@ extension LibraryStore {
             INSERT INTO track (source, source_id, album_id, artist_id, title, artist, tag_album_artist, tag_album,
                 genre, date, track_number, track_total, disc_number, disc_total, musicbrainz_album_id,
                 codec, sample_rate, channels, bits_per_sample, frames, duration, added_at, updated_at,
-                artwork_hash, artwork_checked)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+                artwork_hash, artwork_checked, rg_track_gain, rg_track_peak, rg_album_gain, rg_album_peak)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
             ON CONFLICT(source, source_id) DO UPDATE SET
                 album_id = excluded.album_id, artist_id = excluded.artist_id, title = excluded.title,
                 artist = excluded.artist, tag_album_artist = excluded.tag_album_artist, tag_album = excluded.tag_album,
@@ -103,12 +103,15 @@ extension LibraryStore {
                 bits_per_sample = excluded.bits_per_sample, frames = excluded.frames,
                 duration = excluded.duration, updated_at = excluded.updated_at,
                 artwork_hash = excluded.artwork_hash, artwork_checked = 1,
+                rg_track_gain = excluded.rg_track_gain, rg_track_peak = excluded.rg_track_peak,
+                rg_album_gain = excluded.rg_album_gain, rg_album_peak = excluded.rg_album_peak,
                 missing_reason = NULL, missing_detail = NULL
             """).execute(arguments: [
                 track.ref.source, track.ref.id, albumID, artistID, track.title, track.artist,
                 t.albumArtist, t.album, t.genre, t.date, t.trackNumber, t.trackTotal, t.discNumber,
                 t.discTotal, t.musicBrainzAlbumID, i.codec, i.sampleRate, i.channels, i.bitsPerSample,
                 i.frames, i.duration ?? 0, now, now, track.artworkHash,
+                t.replayGain?.trackGain, t.replayGain?.trackPeak, t.replayGain?.albumGain, t.replayGain?.albumPeak,
             ])
         let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM track WHERE source = ? AND source_id = ?"),
                                     arguments: [track.ref.source, track.ref.id]) ?? db.lastInsertedRowID

@@ -25,7 +25,10 @@ extension LibraryStore {
     private static func plan(_ group: SearchGroup) -> GroupPlan {
         switch group {
         case .artists:
+            // Artists known only from hidden albums (the streams album, catalog previews) are not the library's.
             return GroupPlan(fts: "artist_fts", idColumn: "artist.id", from: "artist", columns: [.artist: "name"],
+                             baseFilter: "NOT \(hiddenOnlyArtist)",
+                             rowidFilter: "rowid NOT IN (SELECT artist.id FROM artist WHERE \(hiddenOnlyArtist))",
                              order: { _ in nil })
         case .albums:
             return GroupPlan(fts: "album_fts", idColumn: "album.id",

@@ -111,7 +111,7 @@ public final class LibraryStore: Sendable {
             LibraryCounts(
                 albums: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM album WHERE \(Self.notStreams)") ?? 0,
                 tracks: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM track JOIN album ON album.id = track.album_id WHERE \(Self.notStreams)") ?? 0,
-                artists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM artist WHERE id NOT IN (SELECT artist_id FROM album WHERE NOT \(Self.notStreams))") ?? 0,
+                artists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM artist WHERE NOT \(Self.hiddenOnlyArtist)") ?? 0,
                 scanFailures: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_failure") ?? 0)
         }
     }

@@ -287,6 +287,43 @@ enum Migrations {
             // once credentials exist.
             try db.execute(sql: "ALTER TABLE catalog_opinion ADD COLUMN unsent INTEGER NOT NULL DEFAULT 0")
         }
+        m.registerMigration("v11: loudness: ReplayGain tags, scanned track and album loudness") { db in
+            try db.execute(sql: """
+                -- From the file's tags, in ReplayGain 2.0 terms (dB towards -18 LUFS; Opus R128 gains converted; peaks
+                -- linear); NULL when the file has none.
+                ALTER TABLE track ADD COLUMN rg_track_gain REAL;
+                ALTER TABLE track ADD COLUMN rg_track_peak REAL;
+                ALTER TABLE track ADD COLUMN rg_album_gain REAL;
+                ALTER TABLE track ADD COLUMN rg_album_peak REAL;
+                -- What `crate loudness scan` measured (EBU R128). A row holds for the file stamp it was measured at:
+                -- once the file's size or mtime differ, it is stale (and is measured again by the next scan).
+                CREATE TABLE track_loudness (
+                    track_id INTEGER PRIMARY KEY REFERENCES track(id) ON DELETE CASCADE,
+                    integrated REAL,                            -- LUFS; NULL for silence (all below -70 LUFS)
+                    true_peak REAL NOT NULL,                    -- linear, highest channel
+                    sample_peak REAL NOT NULL,
+                    seconds REAL NOT NULL,
+                    size INTEGER NOT NULL,                      -- the file's stamp when measured
+                    mtime REAL NOT NULL,
+                    measured_at REAL NOT NULL
+                );
+                -- An album measured as a whole (its tracks' meters together: the same as measuring them end to end).
+                -- It holds while the album has `tracks` tracks, each with a current row above no newer than this one.
+                CREATE TABLE album_loudness (
+                    album_id INTEGER PRIMARY KEY REFERENCES album(id) ON DELETE CASCADE,
+                    integrated REAL,
+                    true_peak REAL NOT NULL,
+                    sample_peak REAL NOT NULL,
+                    seconds REAL NOT NULL,
+                    tracks INTEGER NOT NULL,
+                    measured_at REAL NOT NULL
+                );
+                """)
+            // Tags were read without their gains: files imported by reference are read again at the next rescan (the
+            // daemon's launch rescan walks their folders and compares the import records' stamps), which stores them.
+            // Copies in Crate's own folder are not walked by rescans: `crate loudness scan` measures them instead.
+            try db.execute(sql: "UPDATE import_record SET mtime = -1 WHERE mode = 'reference' AND track_id IS NOT NULL")
+        }
         return m
     }
 }

@@ -1,9 +1,12 @@
 """Issue 15: catalog albums on the wall (Apple Music through the loopback stand-in, Benchmarks/fake_apple.py):
-their page lists the tracks and links to Apple Music; like and dislike reach the daemon."""
+their page lists the tracks and links to Apple Music; like and dislike reach the daemon. Issue 17: their Play button
+plays the songs' 30-second previews (served by the stand-in from an AAC file made here) in album order."""
+import json
 import subprocess
 import tempfile
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -19,8 +22,13 @@ def catalog_daemon():
                        check=True, capture_output=True)
         key.chmod(0o600)
         port_file = work / "fake.port"
+        # Every song's preview: one second of AAC in MP4, index first, as Apple's previews are.
+        preview = work / "preview.m4a"
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-ac", "2",
+                        "-ar", "44100", "-c:a", "aac", "-movflags", "+faststart", str(preview)], check=True, timeout=120)
         fake = subprocess.Popen(["python3", str(ROOT / "Benchmarks" / "fake_apple.py"), "serve", "--latency-ms", "0",
-                                 "--log", str(work / "requests.jsonl"), "--port-file", str(port_file)],
+                                 "--log", str(work / "requests.jsonl"), "--port-file", str(port_file),
+                                 "--previews", str(preview)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until("the stand-in catalog", lambda: port_file.exists() and port_file.read_text().strip(), seconds=30)
         (work / "home").mkdir()
@@ -33,8 +41,13 @@ def catalog_daemon():
         crate.start()
         try:
             crate.request("PUT", "/api/v1/dial", {"dial": "mystery"})
-            wait_until("a wall with catalog albums",
-                       lambda: any(str(e["id"]).startswith("applemusic:") for e in crate.get("/api/v1/wall")["entries"]), seconds=60)
+            # The wall composed at start-up (the default dial) is replaced once the new dial's is ready: wait for that
+            # one, so the page never redraws under a test.
+            def mystery_wall():
+                wall = crate.get("/api/v1/wall")
+                return wall["dial"] == "mystery" and any(str(e["id"]).startswith("applemusic:") for e in wall["entries"])
+            wait_until("a mystery wall with catalog albums", mystery_wall, seconds=60)
+            crate.requests = work / "requests.jsonl"
             yield crate
         finally:
             crate.stop()
@@ -59,5 +72,38 @@ def test_a_catalog_album_opens_its_page_with_the_apple_music_link(page, catalog_
     assert page.locator(f"#wall li[data-album='{ref}']").count() == 0
     # The stand-in's artwork lives on Apple's servers, which this machine cannot reach: those requests are
     # the only ones allowed to fail.
+    assert page.console_errors == [] or all("Failed to load resource" in e for e in page.console_errors), page.console_errors
+    assert all("mzstatic" in f or "apple.com" in f for f in page.failed_requests), page.failed_requests
+
+
+def test_play_on_a_catalog_album_plays_its_previews_in_album_order(page, catalog_daemon):
+    page.goto(catalog_daemon.base + "/")
+    tile = page.locator("#wall li[data-album^='applemusic:']").first
+    tile.wait_for(state="attached")
+    ref = tile.get_attribute("data-album")
+    album_id = ref.split(":", 1)[1]
+    tile.locator("a").click()
+    play = page.locator("#album-view").get_by_role("button", name="Play", exact=True)
+    play.wait_for()
+    songs = catalog_daemon.get(f"/api/v1/catalog/albums/{album_id}")["tracks"]
+    assert songs and all(s["previewURL"] for s in songs)
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith(f"/api/v1/catalog/albums/{album_id}/play")) as answer:
+        play.click()
+    played = answer.value.json()
+    assert answer.value.status == 200, played
+    # The answer is the player right after the start: the first song's preview, marked as one.
+    assert played["album"] == ref and played["queued"] == len(songs) and played["skipped"] == []
+    assert played["status"]["preview"] is True and played["status"]["catalogAlbumID"] == ref
+    assert played["status"]["entry"]["track"]["title"] == songs[0]["title"]
+    # They play through (the null output renders as fast as it can): every preview is in history, newest first,
+    # and the player stopped at the end of the album.
+    titles = [s["title"] for s in songs]
+    wait_until("the previews to play through", lambda: catalog_daemon.get("/api/v1/player")["state"] == "stopped"
+               and [h["track"]["title"] for h in catalog_daemon.get("/api/v1/history")][:len(titles)] == titles[::-1], seconds=60)
+    # The stand-in was asked for the previews in album order, each once.
+    asked = [json.loads(line)["target"] for line in catalog_daemon.requests.read_text().splitlines() if line.strip()]
+    assert [t for t in asked if t.startswith("/previews/")] == [urlsplit(s["previewURL"]).path for s in songs]
+    # The hidden preview album is not among the library's albums.
+    assert catalog_daemon.get("/api/v1/albums") == []
     assert page.console_errors == [] or all("Failed to load resource" in e for e in page.console_errors), page.console_errors
     assert all("mzstatic" in f or "apple.com" in f for f in page.failed_requests), page.failed_requests

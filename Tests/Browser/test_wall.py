@@ -174,8 +174,8 @@ def test_like_puts_it_in_favorites_and_dislike_takes_it_off_the_wall(page, daemo
     page.get_by_role("button", name="Favorites", exact=True).click()
     page.wait_for_selector(f"#wall li[data-album='{liked}']")
     page.get_by_role("button", name="Crate Wall", exact=True).click()
-    page.wait_for_selector("#wall li img")
-    disliked = tile_ids(page)[1]
+    # The favorites' one cover stays until the wall's replace it (after the scatter): wait for the wall itself.
+    disliked = wait_until("the wall's covers", lambda: (lambda ids: len(ids) > 1 and ids)(tile_ids(page)))[1]
     page.click(f"#wall li[data-album='{disliked}'] a")
     page.get_by_role("button", name="Dislike").click()
     wait_until("the dislike", lambda: any(str(a["id"]) == disliked for a in daemon.get("/api/v1/dislikes")))

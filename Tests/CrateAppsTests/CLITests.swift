@@ -121,7 +121,7 @@ extension AppSuites {
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
-            #expect(list.map(\.name) == ["localfiles", "applecatalog", "urlstream", "flac", "vorbis", "opus", "mp3", "wav", "pulse", "alsa", "pipe", "wav", "null"])
+            #expect(list.map(\.name) == ["localfiles", "applecatalog", "urlstream", "flac", "vorbis", "opus", "mp3", "wav", "ffmpeg", "pulse", "alsa", "pipe", "wav", "null"])
             // Without credentials the catalog is listed, unavailable, with what to set.
             let catalog = try #require(list.first { $0.name == "applecatalog" })
             #expect(!catalog.available && catalog.reason?.contains("catalog.team_id") == true)

@@ -1,6 +1,7 @@
 import CrateAudio
 import CrateDomain
 import CrateTestSupport
+import FFmpegDecoder
 import FLACDecoder
 import Foundation
 import MP3Decoder
@@ -21,7 +22,7 @@ import WAVFileOutput
     init() throws {
         dir = try Fixture.temporaryDirectory("crate-streams")
         decoders = try DecoderRegistry([FLACDecoderPlugin(), VorbisDecoderPlugin(), OpusDecoderPlugin(), MP3DecoderPlugin(),
-                                        WAVDecoderPlugin()])
+                                        WAVDecoderPlugin(), FFmpegDecoderPlugin()])
     }
 
     /// A file whose suffix lies plays by what its bytes are.
@@ -88,13 +89,35 @@ import WAVFileOutput
         #expect(played.count == local.count && DecoderChecks.firstMismatch(played, local) == nil)
     }
 
-    /// A stream in a codec no decoder reads (AAC, until the FFmpeg plugin) says what it is and that nothing reads it.
-    @Test func anUnsupportedCodecSaysWhichType() throws {
+    /// A stream in a format no decoder reads, with a type some decoder claims (audio/aac: the FFmpeg decoder's), is
+    /// refused with that decoder's reason: what the data is not. (Bytes no decoder claims by type, suffix or magic
+    /// say "no decoder recognises this data": `garbageSaysWhatItIsNot`.)
+    @Test func anUnreadableStreamSaysWhatItIsNot() throws {
         let server = try RadioServer()
-        _ = try Fixture.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
-                                       "-c:a", "aac", server.folder.appendingPathComponent("file.aac").path])
+        try DecoderChecks.randomBytes(count: 20_000, seed: 91).write(to: server.folder.appendingPathComponent("file.aac"))
         let error = #expect(throws: DecodeError.self) { try decoders.open(stream: try HTTPByteStream(url: server.url("/file.aac"))) }
-        #expect(error?.reason.contains("no decoder recognises this data (type audio/aac") == true, "\(String(describing: error))")
+        #expect(error?.path == server.url("/file.aac").absoluteString, "\(String(describing: error))")
+        #expect(error?.reason.hasPrefix("not a format the ffmpeg decoder reads") == true, "\(String(describing: error))")
+    }
+
+    /// AAC as internet radio sends it (ADTS frames, audio/aac) plays from the web server through the engine: the
+    /// output holds exactly the samples of the same file decoded from disk.
+    @Test func anAACStreamPlaysThroughTheEngine() async throws {
+        let server = try RadioServer()
+        let file = server.folder.appendingPathComponent("file.aac")
+        _ = try Fixture.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
+                                       "-ac", "2", "-c:a", "aac", file.path])
+        let local = try DecoderChecks.decodeAll(try decoders.open(file))
+        let out = dir.appendingPathComponent("aac.out.wav")
+        let plugin = WAVFileOutputPlugin(path: out, render: true)
+        let engine = PlaybackEngine(decoders: decoders, inputs: InputRegistry([HTTPInputProvider()])) { try plugin.makeOutput() }
+        let events = try await EngineDriver(engine, files: [server.url("/file.aac")]).playAll()
+        engine.shutdown()
+        #expect(events.contains { if case let .started(_, info) = $0 { info.codec == "aac" } else { false } }, "\(events)")
+        #expect(events.contains { if case .finished = $0 { true } else { false } }, "\(events)")
+        let played = try DecoderChecks.decodeAll(try decoders.open(out))
+        #expect(local.count >= 3 * 44100 * 2)
+        #expect(played.count == local.count && DecoderChecks.firstMismatch(played, local) == nil)
     }
 
     /// Internet radio through the engine: a live MP3 stream (no length, not seekable) plays, its samples are the

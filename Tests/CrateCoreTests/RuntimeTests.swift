@@ -21,7 +21,7 @@ import CrateStorage
         let runtime = try CrateRuntime(settings: settings(), plugins: CratePlugins.list)
         let plugins = runtime.pluginDescriptors()
         #expect(Set(plugins.map(\.kind)) == [.source, .decoder, .output])
-        #expect(plugins.filter { $0.kind == .decoder }.map(\.name) == ["flac", "vorbis", "opus", "mp3", "wav"])
+        #expect(plugins.filter { $0.kind == .decoder }.map(\.name) == ["flac", "vorbis", "opus", "mp3", "wav", "ffmpeg"])
         let pulse = try #require(plugins.first { $0.name == "pulse" })
         #expect(!pulse.available && !(pulse.reason ?? "").isEmpty)
         #expect(plugins.first { $0.name == "localfiles" }?.handles == ["file:"])

@@ -8,6 +8,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case notEditable(trackID: Int64, path: String?)
     case noFile(trackID: Int64)
     case notFound(path: String)
+    /// The path exists but the library holds no file there (or under it).
+    case notInLibrary(path: String)
     case busy(String)
 
     public var description: String {
@@ -23,6 +25,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
             "track \(id) has no library file"
         case let .notFound(path):
             "\(path): no such file or folder"
+        case let .notInLibrary(path):
+            "\(path): the library has no files there (crate import adds them)"
         case let .busy(what):
             "\(what) is already running; try again when it is done"
         }

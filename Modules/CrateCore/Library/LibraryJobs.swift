@@ -11,6 +11,8 @@ public final class LibraryJobs: Sendable {
         public var state: State
         public var progress: ImportProgress?
         public var report: ImportReport?
+        /// The report of a `loudness` job (`report` is for imports and rescans).
+        public var loudness: LoudnessScanReport?
         public var error: String?
     }
 
@@ -56,8 +58,28 @@ public final class LibraryJobs: Sendable {
         try start("retry") { library, progress in try library.retryFailures(progress: progress) }
     }
 
+    /// A loudness scan (`crate loudness scan`): progress as for imports, the report in the job's `loudness`.
+    public func loudnessScan(_ request: LoudnessScanRequest) throws {
+        try run("loudness") { library, progress in
+            let report = try library.loudness.scan(request, progress: progress)
+            return ({ $0.loudness = report },
+                    "\(report.tracksMeasured) tracks and \(report.albumsMeasured) albums measured, \(report.failureCount) failures")
+        }
+    }
+
     /// Runs `work` on a new thread unless a job is running (then `LibraryError.busy`).
     private func start(_ kind: String, _ work: @escaping @Sendable (LibraryService, @escaping (ImportProgress) -> Void) throws -> ImportReport) throws {
+        try run(kind) { library, progress in
+            let report = try work(library, progress)
+            return ({ $0.report = report },
+                    "\(report.imported) imported, \(report.duplicateCount) duplicates, \(report.failureCount) failures")
+        }
+    }
+
+    /// Runs `work` on a new thread unless a job is running (then `LibraryError.busy`). `work` answers how to record
+    /// its report in the job and the line the `done` event says.
+    private func run(_ kind: String, _ work: @escaping @Sendable (LibraryService, @escaping (ImportProgress) -> Void) throws
+        -> (record: @Sendable (inout Job) -> Void, summary: String)) throws {
         try status.withLock { s in
             if let job = s.job, job.state == .running { throw LibraryError.busy("a library \(job.kind)") }
             s.job = Job(kind: kind, state: .running)
@@ -67,7 +89,7 @@ public final class LibraryJobs: Sendable {
         let thread = Thread { [self] in
             var lastEvent = Date.distantPast
             do {
-                let report = try work(library) { progress in
+                let (record, summary) = try work(library) { progress in
                     self.status.withLock { $0.job?.progress = progress }
                     // At most a few events a second: clients re-read the status for detail.
                     if Date().timeIntervalSince(lastEvent) >= 0.25 {
@@ -75,8 +97,11 @@ public final class LibraryJobs: Sendable {
                         self.events.publish(CrateEvent("library", "\(kind) \(progress.done)/\(progress.total)"))
                     }
                 }
-                status.withLock { $0.job?.state = .done; $0.job?.report = report }
-                events.publish(CrateEvent("library", "\(kind) done: \(report.imported) imported, \(report.duplicateCount) duplicates, \(report.failureCount) failures"))
+                status.withLock { s in
+                    s.job?.state = .done
+                    if s.job != nil { record(&s.job!) }
+                }
+                events.publish(CrateEvent("library", "\(kind) done: \(summary)"))
             } catch {
                 status.withLock { $0.job?.state = .failed; $0.job?.error = ErrorText.describe(error) }
                 events.publish(CrateEvent("library", "\(kind) failed: \(ErrorText.describe(error))"))

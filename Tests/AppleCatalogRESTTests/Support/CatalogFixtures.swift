@@ -45,7 +45,7 @@ enum CatalogFixtures {
 
     static func song(id: String, name: String, albumID: String, albumName: String, artist: String = "The Invented Quartet",
                      trackNumber: Int, discNumber: Int = 1, millis: Int = 240_000, preview: Bool = true,
-                     genres: [String] = ["Jazz", "Music"], sf: String = "us") -> [String: Any] {
+                     genres: [String] = ["Jazz", "Music"], previewBase: String? = nil, sf: String = "us") -> [String: Any] {
         var attributes: [String: Any] = [
             "albumName": albumName, "artistName": artist, "artwork": artwork(), "durationInMillis": millis,
             "genreNames": genres, "hasLyrics": true, "isAppleDigitalMaster": false, "name": name,
@@ -53,9 +53,10 @@ enum CatalogFixtures {
             "trackNumber": trackNumber, "discNumber": discNumber, "releaseDate": "1959-08-17", "isrc": "USXX15900001",
             "playParams": ["id": id, "kind": "song"], "composerName": "A. Composer",
         ]
-        attributes["previews"] = preview
-            ? [["url": "https://audio-ssl.itunes.apple.com/itunes-assets/AudioPreview126/v4/aa/bb/cc/fake-\(id)/mzaf_\(id).plus.aac.p.m4a"]]
-            : []
+        // Apple's audio host, or (`previewBase`) the fake server itself, which then serves the file.
+        let previewURL = previewBase.map { "\($0)/previews/\(id).m4a" }
+            ?? "https://audio-ssl.itunes.apple.com/itunes-assets/AudioPreview126/v4/aa/bb/cc/fake-\(id)/mzaf_\(id).plus.aac.p.m4a"
+        attributes["previews"] = preview ? [["url": previewURL]] : []
         return ["id": id, "type": "songs", "href": "/v1/catalog/\(sf)/songs/\(id)", "attributes": attributes]
     }
 

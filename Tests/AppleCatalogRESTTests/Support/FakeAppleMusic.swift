@@ -9,6 +9,8 @@ import Logging
 /// signature verifies with the test key's public key, with the right `alg`/`kid` and `iss`/`iat`/`exp`
 /// (else 401, empty body); `/v1/me/…` also needs the right `Music-User-Token` (else 403).
 /// A test can answer any request itself through `override`; the rest goes to `FakeAppleMusicRoutes`.
+/// With `Options.previews`, songs' preview URLs point back at this server (`/previews/<song id>.m4a`), which answers
+/// them with the files of that folder, without a token (Apple's audio host needs none); the log records them too.
 final class FakeAppleMusic: Sendable {
     static let goodUserToken = "music-user-token-OK-0123456789"
 
@@ -51,6 +53,11 @@ final class FakeAppleMusic: Sendable {
         /// The `kid` the server accepts (a different one makes every request a 401).
         var keyID: String = TestKeys.keyID
         var override: (@Sendable (Seen) async -> Reply?)?
+        /// A folder of `<song id>.m4a` files: songs' previews are then this server's `/previews/<song id>.m4a` (a song
+        /// whose file is missing answers 404). Nil: the fixtures' Apple URLs, which tests never fetch.
+        var previews: URL?
+        /// This server's address when `previews` is set (filled in by `start`).
+        var previewBase: String?
     }
 
     let baseURL: URL
@@ -69,6 +76,7 @@ final class FakeAppleMusic: Sendable {
 
     /// Starts a server on 127.0.0.1 on a free port.
     static func start(keys: TestKeys, _ options: Options = Options()) async throws -> FakeAppleMusic {
+        var options = options
         let holder = ServerHolder()
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             guard let server = await holder.server else { return Response(status: .serviceUnavailable) }
@@ -87,6 +95,7 @@ final class FakeAppleMusic: Sendable {
             task.cancel()
             throw FakeError.noPort
         }
+        if options.previews != nil { options.previewBase = url.absoluteString }
         let server = FakeAppleMusic(baseURL: url, options: options, publicKey: keys.publicKey, task: task)
         await holder.set(server)
         return server
@@ -112,6 +121,9 @@ final class FakeAppleMusic: Sendable {
                         body: String(buffer: body), at: .now)
         seen.jwtProblem = verifyJWT(seen.authorization)
         await log.append(seen)
+        if let folder = options.previews, seen.method == "GET", seen.path.hasPrefix("/previews/") {
+            return await preview(seen, from: folder)
+        }
         var reply = await options.override?(seen)
         if reply == nil { reply = await answer(seen) }
         guard let reply else { return Response(status: .internalServerError) }
@@ -121,6 +133,19 @@ final class FakeAppleMusic: Sendable {
         if let retryAfter = reply.headers["Retry-After"] { fields[.retryAfter] = retryAfter }
         return Response(status: .init(code: reply.status), headers: fields,
                         body: reply.body.isEmpty ? .init() : .init(byteBuffer: ByteBuffer(string: reply.body)))
+    }
+
+    /// A song's preview file (`audio/mp4`), as Apple's audio host serves it; 404 for an unknown song.
+    private func preview(_ seen: Seen, from folder: URL) async -> Response {
+        let name = String(seen.path.dropFirst("/previews/".count))
+        guard !name.contains("/"), let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
+            await log.answered(seen, status: 404)
+            return Response(status: .notFound)
+        }
+        await log.answered(seen, status: 200)
+        var fields = HTTPFields()
+        fields[.contentType] = "audio/mp4"
+        return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// What Apple would answer: 401 (empty) for a bad developer token, 403 for a bad user token on

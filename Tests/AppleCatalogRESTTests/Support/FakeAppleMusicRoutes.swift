@@ -24,7 +24,7 @@ enum FakeAppleMusicRoutes {
         case ("GET", 3) where s[1] == "storefronts":
             return .json(CatalogFixtures.json(["data": [storefront(s[2])]]))
         case ("GET", _) where s.count >= 4 && s[1] == "catalog":
-            return catalog(seen, Array(s.dropFirst(2)))
+            return catalog(seen, Array(s.dropFirst(2)), previewBase: options.previewBase)
         case (_, _) where s.count >= 3 && s[1] == "me":
             return await personal(seen, Array(s.dropFirst(2)), options: options, state: state)
         default:
@@ -34,7 +34,7 @@ enum FakeAppleMusicRoutes {
 
     // MARK: Catalog
 
-    private static func catalog(_ seen: Seen, _ s: [String]) -> Reply {
+    private static func catalog(_ seen: Seen, _ s: [String], previewBase: String?) -> Reply {
         let sf = s[0]
         switch Array(s.dropFirst()) {
         case ["genres"]:
@@ -44,9 +44,9 @@ enum FakeAppleMusicRoutes {
         case ["search"]:
             return search(seen, sf: sf)
         case ["albums"]:
-            return batch(seen, sf: sf)
+            return batch(seen, sf: sf, previewBase: previewBase)
         case let p where p.count == 2 && p[0] == "albums":
-            guard let album = album(id: p[1], sf: sf) else { return notFound() }
+            guard let album = album(id: p[1], sf: sf, previewBase: previewBase) else { return notFound() }
             return .json(CatalogFixtures.json(["data": [album]]))
         case let p where p.count == 3 && p[0] == "albums" && p[2] == "tracks":
             return longTracks(seen, albumID: p[1], sf: sf)
@@ -152,17 +152,18 @@ enum FakeAppleMusicRoutes {
     }
 
     /// `albums?ids=`: at most 100; unknown ids left out; answered in reverse order (the client keeps its own).
-    private static func batch(_ seen: Seen, sf: String) -> Reply {
+    private static func batch(_ seen: Seen, sf: String, previewBase: String?) -> Reply {
         let ids = (seen.query["ids"] ?? "").split(separator: ",").map(String.init)
         if ids.count > 100 {
             return .error(400, code: "40005", title: "Invalid Parameter Value", detail: "Too many ids: \(ids.count)", parameter: "ids")
         }
-        return .json(CatalogFixtures.json(["data": Array(ids.compactMap { album(id: $0, sf: sf) }.reversed())]))
+        return .json(CatalogFixtures.json(["data": Array(ids.compactMap { album(id: $0, sf: sf, previewBase: previewBase) }.reversed())]))
     }
 
     /// Known albums: a two-disc album, a year-only one without artwork, a 305-track box; any other
-    /// number not divisible by 7 is a plain two-track album; the rest do not exist.
-    static func album(id: String, sf: String) -> [String: Any]? {
+    /// number not divisible by 7 is a plain two-track album; the rest do not exist. `previewBase`: songs' previews are
+    /// that server's `/previews/<song id>.m4a` (see `FakeAppleMusic.Options.previews`).
+    static func album(id: String, sf: String, previewBase: String? = nil) -> [String: Any]? {
         switch id {
         case detailedAlbumID:
             let name = "Kind of Invented"
@@ -170,13 +171,14 @@ enum FakeAppleMusicRoutes {
             var tracks = specs.enumerated().map { n, spec in
                 CatalogFixtures.song(id: String(1_500_000_101 + n), name: "Part \(n + 1)", albumID: id, albumName: name,
                                      artist: n == 4 ? "The Invented Quartet feat. A Guest" : "The Invented Quartet",
-                                     trackNumber: spec.0, discNumber: spec.1, millis: spec.2, preview: spec.3, sf: sf)
+                                     trackNumber: spec.0, discNumber: spec.1, millis: spec.2, preview: spec.3,
+                                     previewBase: previewBase, sf: sf)
             }
             tracks.append(CatalogFixtures.musicVideo(id: "1500000199"))
             return CatalogFixtures.album(id: id, name: name, genres: ["Jazz", "Music", "Bebop"], trackCount: 6, tracks: tracks, sf: sf)
         case yearOnlyAlbumID:
             let song = CatalogFixtures.song(id: "1500000201", name: "Only Song", albumID: id, albumName: "Year Only",
-                                            trackNumber: 1, millis: 61_500, preview: false, genres: ["Music"], sf: sf)
+                                            trackNumber: 1, millis: 61_500, preview: false, genres: ["Music"], previewBase: previewBase, sf: sf)
             return CatalogFixtures.album(id: id, name: "Year Only", genres: ["Music"], releaseDate: "1972", trackCount: 1,
                                          withArtwork: false, tracks: [song], sf: sf)
         case longAlbumID:
@@ -188,7 +190,7 @@ enum FakeAppleMusicRoutes {
             guard let n = Int(id), n % 7 != 0 else { return nil }
             let tracks = (0..<2).map { i in
                 CatalogFixtures.song(id: String(n) + "0\(i + 1)", name: "Track \(i + 1)", albumID: id, albumName: "Album \(id)",
-                                     trackNumber: i + 1, millis: 180_000, sf: sf)
+                                     trackNumber: i + 1, millis: 180_000, previewBase: previewBase, sf: sf)
             }
             return CatalogFixtures.album(id: id, name: "Album \(id)", trackCount: 2, tracks: tracks, sf: sf)
         }

@@ -1,5 +1,6 @@
 // The album detail (ADR-117): large art over a blurred, dimmed copy of itself; facts; the tracklist with the
-// now-playing marker; play, play from a track, play next, add to the end, like and dislike.
+// now-playing marker; play, play from a track, play next, add to the end, like and dislike. A catalog album plays its
+// songs' 30-second previews (POST catalog/albums/{id}/play).
 import { artwork, clock, get, say, send } from "./api.js";
 import { el } from "./dom.js";
 
@@ -20,8 +21,8 @@ export class AlbumDetail {
     this.render();
   }
 
-  /** A catalog album (Apple Music): its page and tracklist, like and dislike, and "Open in Apple Music";
-   *  playing previews comes with a later issue. */
+  /** A catalog album (Apple Music): its page and tracklist, Play (the songs' previews, from the first or a chosen
+   *  song), like and dislike, and "Open in Apple Music". */
   async showCatalog(id) {
     const found = await get(`catalog/albums/${encodeURIComponent(id)}`);
     this.album = found.album;
@@ -30,11 +31,16 @@ export class AlbumDetail {
     this.render();
   }
 
-  /** Marks the track that plays now (from the footer's status). */
-  mark(trackID) {
+  /** Marks the track that plays now (from the footer's status). A catalog album's row is the preview playing of
+   *  this album (the status names the catalog album; disc and track number find the song). */
+  mark(trackID, status) {
     this.nowPlaying = trackID;
+    this.nowStatus = status;
+    const preview = status?.preview && this.catalog && status.catalogAlbumID === this.ref ? status.entry?.track : null;
     for (const row of this.root.querySelectorAll("[data-track]")) {
-      const playing = Number(row.dataset.track) === trackID;
+      const playing = this.catalog
+        ? Boolean(preview) && row.dataset.disc === String(preview.discNumber ?? 1) && row.dataset.number === String(preview.trackNumber ?? "")
+        : Number(row.dataset.track) === trackID;
       row.classList.toggle("playing", playing);
       if (playing) row.setAttribute("aria-current", "true"); else row.removeAttribute("aria-current");
     }
@@ -59,7 +65,10 @@ export class AlbumDetail {
         href: `https://music.apple.com/album/${encodeURIComponent(a.externalID ?? "")}`, textContent: "Open in Apple Music",
         target: "_blank", rel: "noopener noreferrer", className: "primary open",
       });
-      actions.append(open, button(a.opinion === "favorite" ? "Liked" : "Like", "", () => this.like(), a.opinion === "favorite"),
+      const play = button("Play", "primary", () => this.play(1));
+      play.title = "Plays each song's preview (30 seconds)";
+      open.classList.remove("primary");
+      actions.append(play, open, button(a.opinion === "favorite" ? "Liked" : "Like", "", () => this.like(), a.opinion === "favorite"),
                      button("Dislike", "", () => this.dislike(), a.opinion === "dislike"));
     } else actions.append(
       button("Play", "primary", () => this.play(1)),
@@ -75,8 +84,13 @@ export class AlbumDetail {
     this.tracks.forEach((t, i) => {
       const row = el("li", "track");
       row.dataset.track = String(t.id);
-      const play = this.catalog ? el("div", "row") : button("", "row", () => this.play(i + 1));
-      if (!this.catalog) play.setAttribute("aria-label", `Play ${t.title}, track ${t.trackNumber ?? i + 1}`);
+      row.dataset.disc = String(t.discNumber ?? 1);
+      row.dataset.number = String(t.trackNumber ?? "");
+      // A catalog song without a preview cannot be played here: its row is plain text.
+      const playable = !this.catalog || Boolean(t.previewURL);
+      const play = playable ? button("", "row", () => this.play(i + 1)) : el("div", "row");
+      if (playable) play.setAttribute("aria-label", `Play ${t.title}${this.catalog ? " (preview)" : ""}, track ${t.trackNumber ?? i + 1}`);
+      else row.classList.add("no-preview");
       play.append(el("span", "number", String(t.trackNumber ?? i + 1)), el("span", "name", t.title),
                   el("span", "artist", t.artist !== a.artist ? t.artist : ""), el("span", "time", clock(t.duration)));
       row.append(play);
@@ -93,7 +107,7 @@ export class AlbumDetail {
     if (a.artworkColors?.[0]) this.root.style.setProperty("--album-color", a.artworkColors[0]);
     else this.root.style.removeProperty("--album-color");
     this.root.setAttribute("aria-labelledby", "album-title");
-    this.mark(this.nowPlaying);
+    this.mark(this.nowPlaying, this.nowStatus);
   }
 
   /** "Add to playlist": the playlists in a menu; choosing one adds the whole album at its end. */
@@ -118,7 +132,15 @@ export class AlbumDetail {
   }
 
   async play(from) {
-    try { await send("POST", "queue/play-album", { albumID: this.album.id, from }); } catch (e) { say(e.message); }
+    try {
+      if (!this.catalog) {
+        await send("POST", "queue/play-album", { albumID: this.album.id, from });
+        return;
+      }
+      const played = await send("POST", `catalog/albums/${encodeURIComponent(this.album.externalID)}/play`, { from });
+      const left = played.skipped.length ? ` (${played.skipped.length} without a preview)` : "";
+      say(`Playing previews of ${played.title}${left}`);
+    } catch (e) { say(e.message); }
   }
 
   async enqueue(mode) {

@@ -52,6 +52,8 @@ export class Footer {
     const track = status.entry?.track;
     $("np-title").textContent = track ? (status.streamTitle || track.title) : "Nothing playing";
     $("np-artist").textContent = track ? (status.streamTitle ? track.title : track.artist) : "";
+    // A catalog song's 30-second preview says so.
+    if (track && status.preview) $("np-artist").append(Object.assign(document.createElement("span"), { className: "preview-badge", textContent: "Preview" }));
     // ADR-121: the progress fill runs between the two colours the daemon took from the cover.
     const [from, to] = track?.artworkColors ?? [];
     const fill = $("np-fill");
@@ -74,7 +76,7 @@ export class Footer {
     $("repeat").setAttribute("aria-label", `Repeat: ${status.modes.repeat}`);
     document.body.classList.toggle("has-track", Boolean(track));
     this.tick();
-    this.onTrack(track?.id ?? null);
+    this.onTrack(track?.id ?? null, status);
   }
 
   tick() {

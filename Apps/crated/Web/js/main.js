@@ -20,7 +20,7 @@ const detail = new AlbumDetail((id) => {
   wall.remove(id);
   location.hash = "#/";
 });
-const footer = new Footer((trackID) => detail.mark(trackID));
+const footer = new Footer((trackID, status) => detail.mark(trackID, status));
 const genres = new GenreBar((feed) => { showOnly(wallView); wall.show(feed).catch((e) => say(e.message)); });
 const search = new Search(searchView, (hash) => { location.hash = hash; });
 let wallScroll = 0;
