@@ -28,20 +28,8 @@ struct ImportOutput: ParsableArguments {
 
     /// Starts a library job on the daemon and follows it to its report, showing its progress as a local run would.
     func run(on daemon: DaemonClient, _ path: String, _ body: [String: Any]? = nil) async throws {
-        struct Answer: Decodable { var job: LibraryJobs.Job? }
         var bar = ProgressBar(forced: progress, quiet: quiet || json)
-        var job = try await daemon.send("POST", path, body: body, as: Answer.self).job
-        // The daemon reports progress in its status; a CLI asking a few times a second is cheap.
-        while let running = job, running.state == .running {
-            if let p = running.progress { bar.show(p) }
-            try await Task.sleep(for: .milliseconds(200))
-            job = try await daemon.send("GET", "library/status", as: Answer.self).job
-        }
-        guard let done = job else { throw CLIError("crated did not report the job") }
-        if let p = done.progress { bar.show(p, final: true) }
-        guard done.state == .done, let report = done.report else {
-            throw CLIError("\(done.kind) failed in crated: \(done.error ?? "no reason given")")
-        }
+        let report = try await followDaemonJob(daemon, path, body: body, bar: &bar) { $0.report }
         if json { return try printJSON(report) }
         print(Self.describe(report))
     }

@@ -47,20 +47,8 @@ struct LoudnessScan: AsyncParsableCommand {
         let report: LoudnessScanReport
         if let daemon = try await options.daemon() {
             // The daemon writes the library: it runs the scan as a job and every client hears its progress.
-            struct Answer: Decodable { var job: LibraryJobs.Job? }
-            var job = try await daemon.send("POST", "library/loudness/scan",
-                                            body: ["paths": paths, "album": album, "force": force], as: Answer.self).job
-            while let running = job, running.state == .running {
-                if let p = running.progress { bar.show(p) }
-                try await Task.sleep(for: .milliseconds(200))
-                job = try await daemon.send("GET", "library/status", as: Answer.self).job
-            }
-            guard let done = job else { throw CLIError("crated did not report the job") }
-            if let p = done.progress { bar.show(p, final: true) }
-            guard done.state == .done, let result = done.loudness else {
-                throw CLIError("\(done.kind) failed in crated: \(done.error ?? "no reason given")")
-            }
-            report = result
+            report = try await followDaemonJob(daemon, "library/loudness/scan",
+                                               body: ["paths": paths, "album": album, "force": force], bar: &bar) { $0.loudness }
         } else {
             let runtime = try await options.runtime(.write)
             var last: ImportProgress?
