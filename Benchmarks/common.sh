@@ -251,3 +251,21 @@ mpd_play_latency() {
     LAT_US=$((NOW_US - t0))
     mpcc -q stop
 }
+
+# run_timed OUT COMMAND...: runs COMMAND once with stdout to OUT and stderr to $ERR (the caller sets it), prints its
+# wall seconds; a failing command stops the script with its stderr.
+run_timed() {
+    local out="$1"; shift
+    local t0 t1
+    t0=$(date +%s%N)
+    if ! "$@" >"$out" 2>"$ERR"; then
+        log "failed: $*"
+        cat "$ERR" >&2
+        exit 1
+    fi
+    t1=$(date +%s%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
+}
+
+# min A B: the smaller number; A may be empty (the first run).
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }

@@ -39,6 +39,8 @@ done
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "decode.sh: --runs needs a positive whole number" >&2; exit 2; }
 
 log() { echo "decode.sh: $*" >&2; }
+# shellcheck source=Benchmarks/common.sh
+source "$ROOT/Benchmarks/common.sh"
 
 # --- Reference tools (Debian packages), installed only when missing -------------------------------
 declare -A TOOL_PACKAGE=([opusenc]=opus-tools [opusdec]=opus-tools [oggenc]=vorbis-tools [oggdec]=vorbis-tools
@@ -135,20 +137,6 @@ BENCH="$(swift build -c release --show-bin-path)/crate-bench"
 
 # --- Timing ----------------------------------------------------------------------------------------
 ERR="$CACHE/stderr.txt"
-# run_timed OUT COMMAND...: runs COMMAND once with stdout to OUT, prints its wall seconds.
-run_timed() {
-    local out="$1"; shift
-    local t0 t1
-    t0=$(date +%s%N)
-    if ! "$@" >"$out" 2>"$ERR"; then
-        log "failed: $*"
-        cat "$ERR" >&2
-        exit 1
-    fi
-    t1=$(date +%s%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
-}
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 
 machine_load() { cut -d' ' -f1-3 /proc/loadavg; }
 

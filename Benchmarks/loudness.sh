@@ -110,20 +110,6 @@ export XDG_CONFIG_HOME="$WORK/config"
 
 # --- Timing ----------------------------------------------------------------------------------------
 ERR="$WORK/stderr.txt"
-# run_timed OUT COMMAND...: runs COMMAND once with stdout to OUT, prints its wall seconds.
-run_timed() {
-    local out="$1"; shift
-    local t0 t1
-    t0=$(date +%s%N)
-    if ! "$@" >"$out" 2>"$ERR"; then
-        log "failed: $*"
-        cat "$ERR" >&2
-        exit 1
-    fi
-    t1=$(date +%s%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
-}
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 ffmpeg_one() { ffmpeg -nostdin -hide_banner -nostats -i "$1" -af ebur128=peak=true -f null - 2>&1 | awk '/Summary:/ { s = 1 } s && /^ *I:/ { print $2 }'; }
 ffmpeg_each() { for f in "$@"; do ffmpeg_one "$f"; done; }
 ffmpeg_pairs() { printf '%s\0' "$@" | xargs -0 -n 1 -P 2 bash -c 'ffmpeg -nostdin -hide_banner -nostats -i "$0" -af ebur128=peak=true -f null - 2>/dev/null'; }

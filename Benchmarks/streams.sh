@@ -104,7 +104,6 @@ ffmpeg_time() {   # in-process comparable: ffmpeg's own benchmark line (utime of
     t1=$EPOCHREALTIME
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 LOAD_BEFORE="$(machine_load)"
 for codec in opus vorbis mp3 flac; do
     case "$codec" in opus) f=file.opus ;; vorbis) f=file.ogg ;; mp3) f=file.mp3 ;; flac) f=file.flac ;; esac
