@@ -50,8 +50,8 @@ extension PlayerService {
         outputRetry = Task { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
-            // checkStatus may block (it connects); off the actor.
-            let status = await Task.detached { plugin.checkStatus() }.value
+            // checkStatus may block (it connects); off the actor, at the player's priority.
+            let status = await Task.detached(priority: Task.currentPriority) { plugin.checkStatus() }.value
             guard !Task.isCancelled else { return }
             await self?.retried(status, attempt: attempt + 1)
         }

@@ -1,9 +1,10 @@
 @testable import AppleCatalogREST
 import CrateDomain
+import CrateTestSupport
 import Foundation
 import Testing
 
-@Suite struct AlbumTests {
+@Suite(.promptly) struct AlbumTests {
     static let cover600 = CatalogFixtures.artworkTemplate.replacingOccurrences(of: "{w}x{h}", with: "600x600")
 
     @Test func albumWithTracksMapsIntoTheDomainTypes() async throws {

@@ -1,10 +1,11 @@
 @testable import AppleCatalogREST
 import CrateDomain
+import CrateTestSupport
 import Crypto
 import Foundation
 import Testing
 
-@Suite struct AuthTests {
+@Suite(.promptly) struct AuthTests {
     /// Issue 16, item 18: the no-user-token message names the environment variable too, and a rate of 0 requests
     /// a second is refused naming the key (it would stall every request).
     @Test func settingsMistakesAreNamed() {

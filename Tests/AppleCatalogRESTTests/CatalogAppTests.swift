@@ -4,7 +4,7 @@ import Testing
 
 /// The real `crate` and `crated` binaries against the fake Apple on loopback: only the base URL and the
 /// credentials come from the environment, as a user would set them.
-@Suite(.serialized) struct CatalogAppTests {
+@Suite(.serialized, .promptly) struct CatalogAppTests {
     struct Run {
         var status: Int32
         var stdout: String

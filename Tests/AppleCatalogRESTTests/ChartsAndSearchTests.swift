@@ -1,9 +1,10 @@
 @testable import AppleCatalogREST
 import CrateDomain
+import CrateTestSupport
 import Foundation
 import Testing
 
-@Suite struct ChartsAndSearchTests {
+@Suite(.promptly) struct ChartsAndSearchTests {
     @Test func chartsReadTheMostPlayedChartAndFollowNextWithoutLimit() async throws {
         try await withCatalog { server, client, _ in
             // Genre 21's `next` links drop `limit` (2017 shape): the client puts back what it still needs.

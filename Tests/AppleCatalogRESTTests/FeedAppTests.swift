@@ -4,7 +4,7 @@ import Testing
 
 /// The Crate Wall, genre feeds and the like loop through the real `crate` and `crated`, on a catalog-only
 /// install, a library-only one and both, with the fake Apple on loopback.
-@Suite(.serialized) struct FeedAppTests {
+@Suite(.serialized, .promptly) struct FeedAppTests {
     typealias Run = CatalogAppTests.Run
 
     /// A small real library: six albums in three genres, imported by `crate import`.

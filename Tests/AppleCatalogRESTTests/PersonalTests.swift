@@ -1,9 +1,10 @@
 @testable import AppleCatalogREST
 import CrateDomain
+import CrateTestSupport
 import Foundation
 import Testing
 
-@Suite struct PersonalTests {
+@Suite(.promptly) struct PersonalTests {
     @Test func storefrontComesFromTheAccountWhenAUserTokenIsSet() async throws {
         var options = FakeAppleMusic.Options()
         options.meStorefront = "gb"

@@ -4,7 +4,7 @@ import Testing
 import CrateDomain
 import CrateTestSupport
 
-@Suite struct ResilienceTests {
+@Suite(.promptly) struct ResilienceTests {
     /// Answers `path` with `reply` the first `times` times it is asked, then lets the catalog answer.
     static func failing(_ path: String, times: Int, with reply: FakeAppleMusic.Reply, state: @escaping @Sendable () -> FakeState?)
         -> @Sendable (FakeAppleMusic.Seen) async -> FakeAppleMusic.Reply? {

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 16 item 18: `sources.applecatalog.requests_per_second` holds across processes. Each `crate` command starts a
 /// catalog client of its own; with a window per process, commands run side by side sent the rate each.
-@Suite(.serialized) struct SharedRateTests {
+@Suite(.serialized, .promptly) struct SharedRateTests {
     @Test func crateCommandsRunTogetherShareOneRateBudget() async throws {
         let keys = try TestKeys()
         defer { keys.remove() }

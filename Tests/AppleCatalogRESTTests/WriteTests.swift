@@ -2,8 +2,9 @@
 import Foundation
 import Testing
 import CrateDomain
+import CrateTestSupport
 
-@Suite struct WriteTests {
+@Suite(.promptly) struct WriteTests {
     @Test func addToLibraryAndFavoritesPostIdsAndTake202WithoutBody() async throws {
         try await withCatalog { server, client, _ in
             try await client.addToLibrary(albumIDs: ["1500000001", "1500000002"])

@@ -79,7 +79,7 @@ import WAVFileOutput
 
     /// Two items of one continuous signal with gains 0.5 and 0.25: every sample is the source times its own item's
     /// gain, exactly, the step falling on the border's first sample (no ramp across it).
-    @Test func itemGainsChangeExactlyAtTheBorder() async throws {
+    @Test(.promptly) func itemGainsChangeExactlyAtTheBorder() async throws {
         let lengths = [30_011, 20_000]
         var offset = 0
         let files = try lengths.enumerated().map { i, n in

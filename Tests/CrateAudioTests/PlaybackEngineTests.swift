@@ -59,7 +59,7 @@ func engineEvents(_ engine: PlaybackEngine, seconds: Double = 120,
     return seen
 }
 
-@Suite struct PlaybackEngineTests {
+@Suite(.promptly) struct PlaybackEngineTests {
     let dir: URL
     let decoders: DecoderRegistry
 

@@ -251,7 +251,7 @@ import Testing
     /// track, album and auto change the rendered level by the gains the scan found, off leaves it; auto plays an
     /// album by its album gain and a mixed queue by track gains. In album mode the album renders sample-exact apart
     /// from the one constant gain: no ramp at the border.
-    @Test func modesChangeTheRenderedLevelByTheExpectedGain() async throws {
+    @Test(.promptly) func modesChangeTheRenderedLevelByTheExpectedGain() async throws {
         let (runtime, tracks) = try library(["Album": [-24, -30], "Single": [-27]], seconds: 4)
         _ = try runtime.library.loudness.scan(LoudnessScanRequest())
         let album = try #require(tracks["Album"]), single = try #require(tracks["Single"])
@@ -292,7 +292,7 @@ import Testing
 
     /// Clipping prevention: a loud track with a pre-amp that would push its peak over full scale gets the gain that
     /// puts its true peak at full scale, and the render never exceeds it; the status says so.
-    @Test func clippingPreventionKeepsThePeakAtFullScale() async throws {
+    @Test(.promptly) func clippingPreventionKeepsThePeakAtFullScale() async throws {
         let (runtime, tracks) = try library(["Hot": [-12]], seconds: 4)
         _ = try runtime.library.loudness.scan(LoudnessScanRequest())
         let track = try #require(tracks["Hot"]?.first)
@@ -309,7 +309,7 @@ import Testing
     }
 
     /// The status carries the gain of the playing track: mode, dB, which gain, from where.
-    @Test func statusShowsTheAppliedGain() async throws {
+    @Test(.promptly) func statusShowsTheAppliedGain() async throws {
         let (runtime, tracks) = try library(["Album": [-24, -30]], seconds: 4)
         _ = try runtime.library.loudness.scan(LoudnessScanRequest())
         let album = try #require(tracks["Album"])

@@ -8,7 +8,7 @@ import CrateStorage
 
 /// The player's rules on a real database and real outputs: the null output where playback may run
 /// as fast as it decodes, a private PulseAudio server where a track must still be playing.
-@Suite struct PlayerServiceTests {
+@Suite(.promptly) struct PlayerServiceTests {
     let dir: URL
 
     init() throws { dir = try Fixture.temporaryDirectory("crate-player") }

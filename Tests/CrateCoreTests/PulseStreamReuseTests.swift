@@ -7,7 +7,7 @@ import Testing
 /// Issue 17 item 3: the PulseAudio output keeps its stream across plays, seeks and stops of the same format, so a
 /// play command does not pay for a new connection (each new stream is a new sink input on the server, with a new
 /// index: the indexes tell whether Crate reconnected).
-@Suite(.serialized) struct PulseStreamReuseTests {
+@Suite(.serialized, .promptly) struct PulseStreamReuseTests {
     static func sinkInputs(_ server: PulseTestServer) throws -> [String] {
         try Fixture.run("pactl", ["--server", server.server, "list", "short", "sink-inputs"])
             .split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }

@@ -6,7 +6,7 @@ import Testing
 
 /// Plays through a real, private PulseAudio server and checks the sound recorded from its null sink's monitor.
 /// Serialized: each test runs its own server, and on 2 cores parallel servers would disturb the timing.
-@Suite(.serialized) struct PulseAudioOutputTests {
+@Suite(.serialized, .promptly) struct PulseAudioOutputTests {
     /// Writes `seconds` of a sine in 100 ms pieces, as a player would.
     static func play(_ output: any AudioOutput, format: PCMFormat, frequency: Double, seconds: Double) throws {
         let total = Int(seconds * Double(format.sampleRate))

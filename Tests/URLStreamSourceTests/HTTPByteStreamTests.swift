@@ -6,7 +6,7 @@ import Testing
 
 /// HTTP(S) input over libcurl against a real loopback server: bytes exact, ICY titles, redirects, errors, a live
 /// stream that drops, radio playlists.
-@Suite(.serialized) struct HTTPByteStreamTests {
+@Suite(.serialized, .promptly) struct HTTPByteStreamTests {
     let server: RadioServer
     init() throws { server = try RadioServer() }
 

@@ -61,7 +61,7 @@ import CrateStorage
         #expect(mine > mystery, "personal albums: my \(mine), mystery \(mystery)")
     }
 
-    @Test func theDialIsKeptAndChangesRegenerateOnceAfterThePause() async throws {
+    @Test(.promptly) func theDialIsKeptAndChangesRegenerateOnceAfterThePause() async throws {
         let runtime = try library()
         let events = EventBus()
         let stream = events.subscribe()
