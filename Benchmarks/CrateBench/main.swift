@@ -1,7 +1,7 @@
 // crate-bench: Crate's benchmarks, run by Benchmarks/decode.sh and Benchmarks/player.sh next to the
 // reference tools.
 //
-//   crate-bench decode FILE|URL [--repeat N] [--chunk-frames N]
+//   crate-bench decode FILE|URL [--repeat N] [--chunk-frames N] [--direct]
 //   crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
 //   crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
 //
@@ -26,7 +26,7 @@ import Foundation
 import NullOutput
 
 let usage = """
-    usage: crate-bench decode FILE|URL [--repeat N] [--chunk-frames N]
+    usage: crate-bench decode FILE|URL [--repeat N] [--chunk-frames N] [--direct]
            crate-bench queue [--entries N] [--tracks N] [--runs N] [--format markdown|kv]
            crate-bench search --db PATH --queries FILE [--runs N] [--groups LIST] [--limit N] [--per-query FILE]
            crate-bench pace [--seconds N]
@@ -34,6 +34,7 @@ let usage = """
     decode   decode FILE (or an http(s) URL) through PlaybackEngine (the daemon's engine) into the null output, N times
              (default 1); prints key=value lines: codec, frames, seconds of each run, best_seconds,
              realtime_factor. --chunk-frames sets the engine's frames per read/write (default: Crate's own).
+             --direct reads the decoder alone in a loop (no engine, no output): the difference is the engine's cost.
     queue    on a temporary SQLite library of --tracks tracks (default 300), replaces the queue with
              --entries entries (default 100000) and times inserts, a move, a removal, page reads, the
              count, reopening the store and a read at the end; each operation --runs times (default 5).
@@ -88,6 +89,9 @@ struct DecodeOptions {
     var path: String
     var repeatCount = 1
     var chunkFrames: Int?
+    /// The decoder alone, read in a loop into one buffer: no engine, no output. The difference to the engine's time
+    /// is the engine's own cost.
+    var direct = false
 
     init(_ args: ArraySlice<String>) throws {
         var path: String?
@@ -96,6 +100,7 @@ struct DecodeOptions {
             switch arg {
             case "--repeat", "-n": repeatCount = try reader.positiveInt(after: arg)
             case "--chunk-frames": chunkFrames = try reader.positiveInt(after: arg)
+            case "--direct": direct = true
             case _ where arg.hasPrefix("-") && arg != "-": throw UsageError(description: "unknown option '\(arg)'")
             default:
                 guard path == nil else { throw UsageError(description: "one FILE only; extra argument '\(arg)'") }
@@ -156,6 +161,21 @@ func decodeOnce(_ url: URL, decoders: DecoderRegistry, inputs: InputRegistry, ch
     return RunResult(info: info, frames: counter.frames, seconds: seconds(end - start), chunkFrames: engine.chunkFrames)
 }
 
+/// The decoder read in a loop into one reused buffer, as fast as it goes: what decoding costs without the engine.
+func decodeDirect(_ url: URL, decoders: DecoderRegistry, inputs: InputRegistry, chunkFrames: Int) throws -> RunResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let decoder = try decoders.open(stream: try inputs.open(url))
+    var buffer = [Float](repeating: 0, count: chunkFrames * max(decoder.info.channels, 1))
+    var frames: Int64 = 0
+    while true {
+        let n = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+        if n == 0 { break }
+        frames += Int64(n)
+    }
+    return RunResult(info: decoder.info, frames: frames, seconds: seconds(clock.now - start), chunkFrames: chunkFrames)
+}
+
 func decodeCommand(_ options: DecodeOptions) async throws {
     // A FILE, or an http(s) URL read through URLStream's input provider, as the daemon would.
     let url = options.path.hasPrefix("http://") || options.path.hasPrefix("https://")
@@ -165,7 +185,9 @@ func decodeCommand(_ options: DecodeOptions) async throws {
     let inputs = InputRegistry(CratePlugins.list.inputs())
     var runs: [RunResult] = []
     for _ in 0..<options.repeatCount {
-        let r = try await decodeOnce(url, decoders: decoders, inputs: inputs, chunkFrames: options.chunkFrames)
+        let r = options.direct
+            ? try decodeDirect(url, decoders: decoders, inputs: inputs, chunkFrames: options.chunkFrames ?? 4096)
+            : try await decodeOnce(url, decoders: decoders, inputs: inputs, chunkFrames: options.chunkFrames)
         if let first = runs.first, first.frames != r.frames {
             throw BenchFailure(description: "\(url.path): runs disagree: \(first.frames) then \(r.frames) frames")
         }

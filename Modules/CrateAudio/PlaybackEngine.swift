@@ -34,6 +34,11 @@ public final class PlaybackEngine: @unchecked Sendable {
     private var nextKnown = true
     private var lastDecoded: UInt64?
     private var decoderResting = false
+    /// The output thread is asleep waiting for the decoder. The decoder wakes it once `wakeSeconds` of audio are
+    /// buffered (or the item ends, or the decoder itself is about to wait), not for every chunk: on an output that
+    /// never waits for a device (the null output rendering) a wake-up per chunk was a context switch per chunk.
+    private var outputWaiting = false
+    private var wakeSeconds: Double { min(bufferSeconds / 4, 0.5) }
     private var threadsRunning = 0
 
     private let decoders: DecoderRegistry
@@ -206,12 +211,17 @@ public final class PlaybackEngine: @unchecked Sendable {
         var generation: UInt64 = 0
         var first = true
         var scratch: [Float] = []
+        /// A read that failed after part of a chunk: that part is played first, then the item ends with this.
+        var pendingFailure: String?
         while true {
             lock.lock()
             // Once the buffer is full the decoder rests until it has drained to half: one wake-up per
             // half buffer instead of one per chunk.
             if bufferedSeconds >= bufferSeconds { decoderResting = true }
-            while !shuttingDown && (job == nil || (decoderResting && bufferedSeconds > bufferSeconds / 2)) { lock.wait() }
+            while !shuttingDown && (job == nil || (decoderResting && bufferedSeconds > bufferSeconds / 2)) {
+                if outputWaiting && !buffer.isEmpty { lock.broadcast() }
+                lock.wait()
+            }
             decoderResting = false
             guard !shuttingDown, let item = job else { break }
             let restartDecoder = current?.token != item.token || generation != decodeGeneration
@@ -219,6 +229,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             lock.unlock()
 
             if restartDecoder {
+                pendingFailure = nil
                 decoder = nil
                 current = item
                 first = true
@@ -238,21 +249,33 @@ public final class PlaybackEngine: @unchecked Sendable {
             }
             guard let decoder else { continue }
             let info = decoder.info
-            let wanted = chunkFrames * max(info.channels, 1)
+            let channels = max(info.channels, 1)
+            let wanted = chunkFrames * channels
             if scratch.count != wanted { scratch = [Float](repeating: 0, count: wanted) }
-            let n: Int
-            do {
-                n = try scratch.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
-            } catch {
-                finishItem(item, generation: generation, failure: ErrorText.describe(error), appendMarker: true)
-                current = nil
-                continue
+            // A whole chunk per hand-over, however little each read gives (an Opus packet is 960 frames, a FLAC
+            // frame often 4096): the buffer's lock, the output's wake-up and the write are paid per chunk.
+            var failure = pendingFailure
+            pendingFailure = nil
+            let n = failure != nil ? 0 : scratch.withUnsafeMutableBufferPointer { all -> Int in
+                var filled = 0
+                while filled < chunkFrames {
+                    do {
+                        let got = try decoder.read(into: UnsafeMutableBufferPointer(rebasing: all[(filled * channels)...]))
+                        if got == 0 { break }
+                        filled += got
+                    } catch {
+                        failure = ErrorText.describe(error)
+                        break
+                    }
+                }
+                return filled
             }
             if n == 0 {
-                finishItem(item, generation: generation, failure: nil, appendMarker: true)
+                finishItem(item, generation: generation, failure: failure, appendMarker: true)
                 current = nil
                 continue
             }
+            pendingFailure = failure
             // Reported as decoded: the title changes a buffer's length (≤ bufferSeconds) before it is heard.
             if let metadata = stream?.metadata, metadata.generation != metadataGeneration {
                 metadataGeneration = metadata.generation
@@ -267,7 +290,7 @@ public final class PlaybackEngine: @unchecked Sendable {
                                     generation: outputGeneration))
                 bufferedSeconds += Double(n) / Double(max(info.sampleRate, 1))
                 first = false
-                lock.broadcast()
+                if outputWaiting && bufferedSeconds >= wakeSeconds { lock.broadcast() }
             }
             lock.unlock()
         }
@@ -317,6 +340,8 @@ public final class PlaybackEngine: @unchecked Sendable {
             var idleTimedOut = false
             while !shuttingDown && !flushRequested && !closeRequested
                 && (paused || buffer.isEmpty) && !(idlePending && buffer.isEmpty && job == nil && nextKnown && !paused) {
+                outputWaiting = true
+                defer { outputWaiting = false }
                 if output != nil, !paused, let idleSince {
                     if !lock.wait(until: idleSince.addingTimeInterval(keepOutputSeconds)) {
                         idleTimedOut = true
