@@ -539,6 +539,12 @@ final class FFmpegContext {
         var result = avcodec_parameters_to_context(context, parameters)
         if result >= 0 {
             context.pointee.pkt_timebase = timeBase
+            // Decoders that can (ALAC, WavPack, APE…) decode several frames at once, one thread per core, as the
+            // ffmpeg command does: the same samples, a few frames later, at twice the speed on two cores.
+            if decoder.pointee.capabilities & AV_CODEC_CAP_FRAME_THREADS != 0 {
+                context.pointee.thread_count = 0
+                context.pointee.thread_type = FF_THREAD_FRAME
+            }
             result = avcodec_open2(context, decoder, nil)
         }
         guard result >= 0 else {
