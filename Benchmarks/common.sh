@@ -136,6 +136,27 @@ wait_idle() {
     done
 }
 
+# music_source OUT SECONDS WORK: a music-like WAV (not silence, not one tone) of SECONDS: a 4-second phrase of
+# plucked notes (a different line on each channel) repeated over a tremolo chord and a little pink noise; 44.1 kHz,
+# 16-bit stereo, made with sox in the folder WORK (emptied). decode.sh and loudness.sh both measure on it.
+music_source() {
+    local out="$1" seconds="$2" work="$3"
+    rm -rf "$work"
+    mkdir -p "$work"
+    local left=(A3 C4 E4 G4 A4 G4 E4 C4 D4 F4 A4 C5 B3 D4 G4 B4)
+    local right=(E4 A4 C5 E5 C5 A4 E4 A4 F4 A4 D5 F5 G4 B4 D5 G5)
+    local notes=() i
+    for i in "${!left[@]}"; do
+        sox -n -r 44100 -c 2 -b 16 "$work/note$i.wav" synth 0.25 pluck "${left[$i]}" pluck "${right[$i]}"
+        notes+=("$work/note$i.wav")
+    done
+    sox "${notes[@]}" "$work/phrase.wav"
+    sox "$work/phrase.wav" "$work/melody.wav" repeat $(((seconds + 3) / 4)) trim 0 "$seconds"
+    sox -n -r 44100 -c 2 -b 16 "$work/bed.wav" synth "$seconds" sine 110 sine 165 sine 220 tremolo 0.5 60
+    sox -R -n -r 44100 -c 2 -b 16 "$work/noise.wav" synth "$seconds" pinknoise pinknoise
+    sox -m -v 0.7 "$work/melody.wav" -v 0.25 "$work/bed.wav" -v 0.08 "$work/noise.wav" -b 16 "$out" gain -n -1
+}
+
 # search_collection TRACKS: corpus.py's search collection of TRACKS tiny files under $CORPUS, made once and
 # reused while the generator is unchanged (search.sh and feeds.sh share it). Needs ROOT and CORPUS; sets
 # CORPUS_DIR, MUSIC, SPEC (what the collection is, for caches built from it) and CORPUS_NOTE.

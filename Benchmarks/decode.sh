@@ -72,24 +72,10 @@ CACHE="${CRATE_BENCH_CACHE:-$ROOT/.build/bench-cache}/decode-v1-${SECONDS_LONG}s
 mkdir -p "$CACHE"
 SOURCE="$CACHE/source.wav"
 
-# Music-like: a 4-second phrase of plucked notes (a different line on each channel) repeated,
-# over a tremolo chord and a little pink noise; 44.1 kHz, 16-bit stereo.
+# Music-like (common.sh's music_source), made in a work folder and moved into place whole.
 make_source() {
     local work="$CACHE/work"
-    rm -rf "$work"
-    mkdir -p "$work"
-    local left=(A3 C4 E4 G4 A4 G4 E4 C4 D4 F4 A4 C5 B3 D4 G4 B4)
-    local right=(E4 A4 C5 E5 C5 A4 E4 A4 F4 A4 D5 F5 G4 B4 D5 G5)
-    local notes=()
-    for i in "${!left[@]}"; do
-        sox -n -r 44100 -c 2 -b 16 "$work/note$i.wav" synth 0.25 pluck "${left[$i]}" pluck "${right[$i]}"
-        notes+=("$work/note$i.wav")
-    done
-    sox "${notes[@]}" "$work/phrase.wav"
-    sox "$work/phrase.wav" "$work/melody.wav" repeat $(((SECONDS_LONG + 3) / 4)) trim 0 "$SECONDS_LONG"
-    sox -n -r 44100 -c 2 -b 16 "$work/bed.wav" synth "$SECONDS_LONG" sine 110 sine 165 sine 220 tremolo 0.5 60
-    sox -n -r 44100 -c 2 -b 16 "$work/noise.wav" synth "$SECONDS_LONG" pinknoise pinknoise
-    sox -m -v 0.7 "$work/melody.wav" -v 0.25 "$work/bed.wav" -v 0.08 "$work/noise.wav" -b 16 "$work/source.wav" gain -n -1
+    music_source "$work/source.wav" "$SECONDS_LONG" "$work"
     mv "$work/source.wav" "$SOURCE"
     rm -rf "$work"
 }
@@ -138,16 +124,8 @@ BENCH="$(swift build -c release --show-bin-path)/crate-bench"
 # --- Timing ----------------------------------------------------------------------------------------
 ERR="$CACHE/stderr.txt"
 
-machine_load() { cut -d' ' -f1-3 /proc/loadavg; }
-
 # Timings are CPU-bound: another build or test run on the machine skews them.
-if ((WAIT_IDLE)); then
-    for ((i = 0; i < 240; i++)); do
-        awk '{ exit !($1 < 0.3) }' /proc/loadavg && break
-        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
-        sleep 5
-    done
-fi
+wait_idle 20
 
 # Header: machine facts and versions.
 echo "# Crate decode benchmark"

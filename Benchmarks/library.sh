@@ -169,13 +169,7 @@ timed() {
     T_RSS="$(awk '/^[0-9]+$/ { v = $1 } END { if (v == "") print "-"; else printf "%.1f", v / 1024 }' "$WORK/time.out")"
 }
 
-if ((WAIT_IDLE)); then
-    for ((i = 0; i < 240; i++)); do
-        awk '{ exit !($1 < 0.3) }' /proc/loadavg && break
-        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
-        sleep 5
-    done
-fi
+wait_idle 20
 LOAD_BEFORE="$(machine_load)"
 
 # --- Collections (cached in CORPUS) ----------------------------------------------------------------

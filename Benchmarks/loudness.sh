@@ -54,24 +54,12 @@ codecs=(flac mp3 vorbis opus)
 declare -A SUFFIX=([flac]=flac [mp3]=mp3 [vorbis]=ogg [opus]=opus)
 declare -A ENCODE=([flac]="-c:a flac" [mp3]="-c:a libmp3lame -q:a 2" [vorbis]="-c:a libvorbis -q:a 5" [opus]="-c:a libopus -b:a 128k")
 
-# Music-like (decode.sh's recipe): a 4-second phrase of plucked notes repeated over a tremolo chord and a little pink
+# Music-like (common.sh's music_source, as decode.sh): plucked notes over a tremolo chord and a little pink
 # noise; 44.1 kHz, 16-bit stereo; then a few dB up or down per track, so the tracks differ in loudness.
 make_files() {
     local work="$CACHE/work"
-    rm -rf "$work" "$MUSIC"
-    mkdir -p "$work"
-    local left=(A3 C4 E4 G4 A4 G4 E4 C4 D4 F4 A4 C5 B3 D4 G4 B4)
-    local right=(E4 A4 C5 E5 C5 A4 E4 A4 F4 A4 D5 F5 G4 B4 D5 G5)
-    local notes=()
-    for i in "${!left[@]}"; do
-        sox -n -r 44100 -c 2 -b 16 "$work/note$i.wav" synth 0.25 pluck "${left[$i]}" pluck "${right[$i]}"
-        notes+=("$work/note$i.wav")
-    done
-    sox "${notes[@]}" "$work/phrase.wav"
-    sox "$work/phrase.wav" "$work/melody.wav" repeat $(((TOTAL + 3) / 4)) trim 0 "$TOTAL"
-    sox -n -r 44100 -c 2 -b 16 "$work/bed.wav" synth "$TOTAL" sine 110 sine 165 sine 220 tremolo 0.5 60
-    sox -R -n -r 44100 -c 2 -b 16 "$work/noise.wav" synth "$TOTAL" pinknoise pinknoise
-    sox -m -v 0.7 "$work/melody.wav" -v 0.25 "$work/bed.wav" -v 0.08 "$work/noise.wav" -b 16 "$work/source.wav" gain -n -1
+    rm -rf "$MUSIC"
+    music_source "$work/source.wav" "$TOTAL" "$work"
     for ((t = 0; t < TRACKS; t++)); do
         sox "$work/source.wav" "$work/track$t.wav" trim $((t * TRACK_SECONDS)) "$TRACK_SECONDS" gain $(((t % 4) * -3))
     done
@@ -115,13 +103,7 @@ ffmpeg_each() { for f in "$@"; do ffmpeg_one "$f"; done; }
 ffmpeg_pairs() { printf '%s\0' "$@" | xargs -0 -n 1 -P 2 bash -c 'ffmpeg -nostdin -hide_banner -nostats -i "$0" -af ebur128=peak=true -f null - 2>/dev/null'; }
 export -f ffmpeg_one
 
-if ((WAIT_IDLE)); then
-    for ((i = 0; i < 240; i++)); do
-        awk '{ exit !($1 < 0.3) }' /proc/loadavg && break
-        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
-        sleep 5
-    done
-fi
+wait_idle 20
 
 echo "# Crate loudness scan benchmark"
 echo

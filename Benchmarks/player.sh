@@ -89,13 +89,7 @@ trap 'exit 130' INT TERM
 # Sleeping 5 ms without starting a process: read with a timeout from a fifo nobody writes to.
 open_pause_fd
 
-if ((WAIT_IDLE)); then
-    for ((i = 0; i < 240; i++)); do
-        awk '{ exit !($1 < 0.3) }' /proc/loadavg && break
-        if ((i % 12 == 0)); then log "waiting for an idle machine (load $(machine_load))"; fi
-        sleep 5
-    done
-fi
+wait_idle 20
 LOAD_BEFORE="$(machine_load)"
 
 # --- A small tagged library: one album of 4 FLAC tracks, 60 s each (sox, then ffmpeg tags) ---------
