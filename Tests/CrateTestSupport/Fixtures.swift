@@ -53,16 +53,21 @@ public enum Fixture {
 
     /// Writes a canonical 16-bit PCM WAV (no tags).
     public static func writeWAV(_ samples: [Int16], sampleRate: Int, channels: Int, to url: URL) throws {
+        try writePCMWAV(samples.withUnsafeBytes { Data($0) }, bitsPerSample: 16, sampleRate: sampleRate, channels: channels, to: url)
+    }
+
+    /// Writes a canonical PCM WAV around `payload`: little-endian samples of `bitsPerSample`, interleaved.
+    public static func writePCMWAV(_ payload: Data, bitsPerSample: Int, sampleRate: Int, channels: Int, to url: URL) throws {
         var data = Data()
         func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
         func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        let bytes = samples.count * 2
-        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes)
+        let bytesPerFrame = channels * bitsPerSample / 8
+        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + payload.count)
         data.append(contentsOf: Array("WAVE".utf8))
         data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(sampleRate)
-        u32(sampleRate * channels * 2); u16(channels * 2); u16(16)
-        data.append(contentsOf: Array("data".utf8)); u32(bytes)
-        samples.withUnsafeBytes { data.append(contentsOf: $0) }
+        u32(sampleRate * bytesPerFrame); u16(bytesPerFrame); u16(bitsPerSample)
+        data.append(contentsOf: Array("data".utf8)); u32(payload.count)
+        data.append(payload)
         try data.write(to: url)
     }
 

@@ -97,20 +97,12 @@ enum FFmpegFixture {
 
     /// Writes a 24-bit PCM WAV.
     static func writeWAV24(_ samples: [Int32], sampleRate: Int, channels: Int, to url: URL) throws {
-        var data = Data()
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        let bytes = samples.count * 3
-        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes)
-        data.append(contentsOf: Array("WAVE".utf8))
-        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(sampleRate)
-        u32(sampleRate * channels * 3); u16(channels * 3); u16(24)
-        data.append(contentsOf: Array("data".utf8)); u32(bytes)
+        var payload = Data(capacity: samples.count * 3)
         for s in samples {
             let v = UInt32(bitPattern: s)
-            data.append(contentsOf: [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)])
+            payload.append(contentsOf: [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)])
         }
-        try data.write(to: url)
+        try Fixture.writePCMWAV(payload, bitsPerSample: 24, sampleRate: sampleRate, channels: channels, to: url)
     }
 
     /// What ffmpeg's own command line decodes `file` to (interleaved float), for comparison.
