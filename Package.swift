@@ -56,9 +56,9 @@ let package = Package(
         system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         system("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev"),
-        // FFmpeg: libavformat's pkg-config file brings the include path; the module map links all four libraries.
-        .systemLibrary(name: "CFFmpeg", path: "Plugins/System/CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        // FFmpeg (libavformat-dev libavcodec-dev libswresample-dev libavutil-dev): its headers at build time, its
+        // libraries loaded when first used (Plugins/System/CFFmpeg/include/CFFmpeg.h says why).
+        .target(name: "CFFmpeg", path: "Plugins/System/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CImageShim", path: "Plugins/System/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Core modules.
@@ -91,15 +91,19 @@ let package = Package(
         // DecoderSupport is not a plugin: the codec parsing the decoders share (Ogg page tails, FLAC PICTURE blocks,
         // the cover choice), kept out of Domain, which holds types and protocols only.
         .target(name: "DecoderSupport", dependencies: ["CrateDomain"], path: "Plugins/Decoders/Support", swiftSettings: strict),
+        // FFmpegSupport is not a plugin either: decoding through libavformat/libavcodec, for the FFmpeg plugin's
+        // containers and the Vorbis plugin's files (FFmpeg's Vorbis decoder is twice as fast as libvorbis).
+        .target(name: "FFmpegSupport", dependencies: ["CrateDomain", "CFFmpeg", "DecoderSupport"], path: "Plugins/Decoders/FFmpegSupport",
+                swiftSettings: strict),
         plugin("LocalFilesSource", path: "Plugins/Sources/LocalFiles"),
         plugin("AppleCatalogREST", path: "Plugins/Sources/AppleCatalogREST", [.product(name: "Crypto", package: "swift-crypto")]),
         plugin("URLStreamSource", path: "Plugins/Sources/URLStream", ["CCurl"]),
         plugin("OpusDecoder", path: "Plugins/Decoders/Opus", ["COpusFile", "DecoderSupport"]),
-        plugin("VorbisDecoder", path: "Plugins/Decoders/Vorbis", ["CVorbisFile", "DecoderSupport"]),
+        plugin("VorbisDecoder", path: "Plugins/Decoders/Vorbis", ["CVorbisFile", "DecoderSupport", "FFmpegSupport"]),
         plugin("MP3Decoder", path: "Plugins/Decoders/MP3", ["CMpg123", "DecoderSupport"]),
         plugin("FLACDecoder", path: "Plugins/Decoders/FLAC", ["CFLAC", "DecoderSupport"]),
         plugin("WAVDecoder", path: "Plugins/Decoders/WAV"),
-        plugin("FFmpegDecoder", path: "Plugins/Decoders/FFmpeg", ["CFFmpeg", "DecoderSupport"]),
+        plugin("FFmpegDecoder", path: "Plugins/Decoders/FFmpeg", ["FFmpegSupport"]),
         plugin("PulseAudioOutput", path: "Plugins/Outputs/PulseAudio", ["CPulse"]),
         plugin("ALSAOutput", path: "Plugins/Outputs/ALSA", ["CALSA"]),
         plugin("PipeOutput", path: "Plugins/Outputs/Pipe"),
@@ -133,7 +137,7 @@ let package = Package(
         tests("CrateCoreTests", ["CrateCore", "CratePlugins", "CrateLoudness", .product(name: "GRDB", package: "GRDB.swift")]),
         tests("LocalFilesSourceTests", ["LocalFilesSource", "CrateCore", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
-        tests("VorbisDecoderTests", ["VorbisDecoder"]),
+        tests("VorbisDecoderTests", ["VorbisDecoder", "FFmpegSupport"]),
         tests("MP3DecoderTests", ["MP3Decoder"]),
         tests("FLACDecoderTests", ["FLACDecoder", "DecoderSupport"]),
         tests("WAVDecoderTests", ["WAVDecoder"]),

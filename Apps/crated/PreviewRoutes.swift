@@ -1,7 +1,7 @@
 import CrateCore
-public import CrateDomain
+import CrateDomain
 import Foundation
-public import Hummingbird
+import Hummingbird
 
 /// Catalog previews under /api/v1 (see Docs/HTTP_API.md, Docs/CATALOG.md): a catalog album plays as its songs'
 /// 30-second previews. Catalog failures answer as under the catalog (503, 403, 404, 502).

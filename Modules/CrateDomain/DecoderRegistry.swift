@@ -2,6 +2,9 @@ public import Foundation
 
 /// Decoders in priority order. For a file, the candidates are the available decoders that claim
 /// its suffix (or MIME type), tried in that order until one succeeds.
+///
+/// A decoder's `status` is asked only once it claims the file or stream: asking may load its libraries (FFmpeg's
+/// take 60 ms), which a process that never meets such a file should not pay.
 public struct DecoderRegistry: Sendable {
     /// Every registered decoder, highest priority first.
     public let plugins: [any DecoderPlugin]
@@ -26,12 +29,12 @@ public struct DecoderRegistry: Sendable {
 
     public func candidates(forSuffix suffix: String) -> [any DecoderPlugin] {
         let s = suffix.lowercased()
-        return plugins.filter { $0.status.isAvailable && $0.suffixes.contains(s) }
+        return plugins.filter { $0.suffixes.contains(s) && $0.status.isAvailable }
     }
 
     public func candidates(forMIMEType mime: String) -> [any DecoderPlugin] {
         let m = mime.lowercased()
-        return plugins.filter { $0.status.isAvailable && $0.mimeTypes.contains(m) }
+        return plugins.filter { $0.mimeTypes.contains(m) && $0.status.isAvailable }
     }
 
     /// Every suffix some available decoder opens.
@@ -55,7 +58,7 @@ public struct DecoderRegistry: Sendable {
         // A few KiB say what the bytes are; more would run ahead of a radio stream's titles.
         let head = try input.peek(4096)
         guard !head.isEmpty else { throw DecodeError(path: stream.name, reason: "the stream is empty") }
-        var candidates = plugins.filter { $0.status.isAvailable && $0.recognizes(head: head) }
+        var candidates = plugins.filter { $0.recognizes(head: head) && $0.status.isAvailable }
         for extra in (stream.contentType.map(candidates(forMIMEType:)) ?? []) + (stream.suffixHint.map(candidates(forSuffix:)) ?? [])
         where !candidates.contains(where: { $0.name == extra.name }) {
             candidates.append(extra)

@@ -1,4 +1,5 @@
 import CrateDomain
+import CrateTestSupport
 import Foundation
 import Testing
 
@@ -21,6 +22,30 @@ private struct FakeDecoder: DecoderPlugin {
         return ProbedFile(tags: TrackTags(title: name), info: StreamInfo(codec: name, sampleRate: 44100, channels: 2))
     }
     func open(_ url: URL) throws -> any AudioDecoder { throw DecodeError(url: url, reason: "not in this test") }
+}
+
+/// Which decoders had their status asked, in order.
+private final class StatusLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked: [String] = []
+    var names: [String] { lock.withLock { asked } }
+    func note(_ name: String) { lock.withLock { asked.append(name) } }
+}
+
+private struct CountingDecoder: DecoderPlugin {
+    var name: String
+    var suffixes: [String]
+    var mimeTypes: [String] = []
+    var magic: String
+    var log: StatusLog
+    var status: PluginStatus {
+        log.note(name)
+        return .available
+    }
+    func recognizes(head: Data) -> Bool { head.starts(with: Data(magic.utf8)) }
+    func probe(_ url: URL) throws -> ProbedFile { throw DecodeError(url: url, reason: "not in this test") }
+    func open(_ url: URL) throws -> any AudioDecoder { throw DecodeError(url: url, reason: "not in this test") }
+    func open(stream: any ByteStream) throws -> any AudioDecoder { throw DecodeError(path: stream.name, reason: "not in this test") }
 }
 
 private struct FakeOutput: OutputPlugin {
@@ -107,6 +132,24 @@ private struct FakeOutput: OutputPlugin {
         #expect(throws: RegistryError.noDecoder(path: "/a.xyz", suffix: "xyz")) {
             try registry.probe(URL(fileURLWithPath: "/a.xyz"))
         }
+    }
+
+    /// Asking a decoder's status may load its libraries (FFmpeg's cost 60 ms): a FLAC file, or a stream whose bytes
+    /// only the FLAC decoder recognises, must not make the registry ask the FFmpeg decoder.
+    @Test func statusIsAskedOnlyOfDecodersThatClaimTheFile() throws {
+        let asked = StatusLog()
+        let registry = try DecoderRegistry([CountingDecoder(name: "flac", suffixes: ["flac"], magic: "fLaC", log: asked),
+                                            CountingDecoder(name: "ffmpeg", suffixes: ["m4a"], magic: "ftyp", log: asked)])
+        #expect(registry.candidates(forSuffix: "flac").map(\.name) == ["flac"])
+        #expect(asked.names == ["flac"])
+        let dir = try Fixture.temporaryDirectory("registry-status")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("stream")
+        try Data("fLaC and then some".utf8).write(to: file)
+        _ = try? registry.open(stream: LiveStream(file))
+        #expect(asked.names == ["flac", "flac"])
+        #expect(registry.candidates(forSuffix: "m4a").map(\.name) == ["ffmpeg"])
+        #expect(asked.names == ["flac", "flac", "ffmpeg"])
     }
 }
 

@@ -132,17 +132,3 @@ enum FFmpegFixture {
         return data[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
-
-/// A stream that cannot seek and has no known length, as a live radio stream: the bytes of a file, read once.
-final class LiveStream: ByteStream {
-    private let file: FileByteStream
-    init(_ url: URL) throws { file = try FileByteStream(url) }
-    var name: String { "live:" + file.name }
-    var contentType: String? { nil }
-    var suffixHint: String? { nil }
-    var size: Int64? { nil }
-    var isSeekable: Bool { false }
-    var position: Int64 { file.position }
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try file.read(into: buffer) }
-    func seek(to offset: Int64) throws { throw ByteStreamError.notSeekable(name: name) }
-}

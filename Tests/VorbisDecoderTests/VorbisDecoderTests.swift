@@ -1,5 +1,6 @@
 import CrateDomain
 import CrateTestSupport
+import FFmpegSupport
 import Foundation
 import Testing
 import VorbisDecoder
@@ -69,6 +70,24 @@ import VorbisDecoder
         try FileManager.default.moveItem(at: opus, to: file)
         let error = #expect(throws: DecodeError.self) { try plugin.probe(file) }
         #expect(error?.reason == "not an Ogg Vorbis stream")
+    }
+
+    /// A file of one link is decoded by FFmpeg's Vorbis decoder (twice libvorbis' speed); a chained file and a stream
+    /// that cannot seek by vorbisfile, which follows links. The other tests here hold both to the same exactness.
+    @Test func choosesTheDecoderByWhatTheStreamIs() throws {
+        let (dir, file) = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try plugin.open(file) is FFmpegAudioDecoder)
+        let chained = dir.appendingPathComponent("chained.ogg")
+        // A link of its own encode: Ogg links differ in their serial numbers.
+        let second = try Fixture.encode(.vorbis, to: dir.appendingPathComponent("second.ogg"), frames: frames)
+        try (try Data(contentsOf: file) + Data(contentsOf: second)).write(to: chained)
+        let decoder = try plugin.open(chained)
+        #expect(!(decoder is FFmpegAudioDecoder))
+        #expect(decoder.info.frames == Int64(2 * frames))
+        let live = try plugin.open(stream: LiveStream(file))
+        #expect(!(live is FFmpegAudioDecoder))
+        #expect(try DecoderChecks.decodeAll(live).count == frames * 2)
     }
 
     /// A chained file is one track; a link with another channel count is an error.

@@ -1,5 +1,5 @@
-import CFFmpeg
 public import CrateDomain
+import FFmpegSupport
 public import Foundation
 
 /// What the native decoders do not read, through FFmpeg (libavformat + libavcodec + libswresample): MP4/M4A with AAC
@@ -14,11 +14,15 @@ public struct FFmpegDecoderPlugin: DecoderPlugin {
     public let suffixes = ["m4a", "m4b", "mp4", "aac", "wv", "ape", "wma"]
     public let mimeTypes = ["audio/mp4", "audio/x-m4a", "audio/m4a", "video/mp4", "audio/aac", "audio/aacp", "audio/x-aac",
                             "audio/wavpack", "audio/x-wavpack", "audio/ape", "audio/x-ape", "audio/x-ms-wma"]
-    public let status: PluginStatus
+    /// Asking loads FFmpeg's libraries (once): the registry asks only when a file or stream is this plugin's.
+    public var status: PluginStatus { FFmpegLibrary.status }
 
-    public init() {
-        status = FFmpegLibrary.status
-    }
+    /// The containers it opens: anything else libavformat recognises (MP3, Ogg, FLAC, video formats) is refused, so
+    /// the native decoders keep their files.
+    static let formats = FFmpegFormats(["mov", "mp4", "m4a", "aac", "wv", "ape", "asf"],
+                                       refusal: "not a format the ffmpeg decoder reads (MP4/M4A, AAC, WavPack, Monkey's Audio, WMA)")
+
+    public init() {}
 
     /// An MP4 `ftyp` box, a WavPack block (`wvpk`), a Monkey's Audio header (`MAC `), the ASF header GUID, or two ADTS
     /// (raw AAC) frame headers in a row; WavPack, APE and ADTS also after an ID3v2 tag.
@@ -28,7 +32,7 @@ public struct FFmpegDecoderPlugin: DecoderPlugin {
 
     public func probe(_ url: URL) throws -> ProbedFile {
         _ = try AudioFileCheck.readableSize(url)
-        let decoder = try FFmpegAudioDecoder(stream: try FileByteStream(url))
+        let decoder = try FFmpegAudioDecoder(stream: try FileByteStream(url), formats: Self.formats)
         var info = decoder.info
         // Containers without an exact length (raw AAC, WMA's millisecond clock) are counted: decoding is the only
         // exact measure, and these formats are rare in a library.
@@ -38,40 +42,13 @@ public struct FFmpegDecoderPlugin: DecoderPlugin {
 
     public func open(_ url: URL) throws -> any AudioDecoder {
         _ = try AudioFileCheck.readableSize(url)
-        return try FFmpegAudioDecoder(stream: try FileByteStream(url))
+        return try FFmpegAudioDecoder(stream: try FileByteStream(url), formats: Self.formats)
     }
 
     /// Any stream, through the AVIO callbacks; FFmpeg is offered seeking only when the stream can (a live stream
     /// cannot, and an MP4 whose index sits at its end then cannot be read).
     public func open(stream: any ByteStream) throws -> any AudioDecoder {
-        try FFmpegAudioDecoder(stream: stream)
-    }
-}
-
-/// FFmpeg's global set-up, done once: its log silenced (the plugin reports errors as `DecodeError`s, never on
-/// stderr), and what this build of FFmpeg can do checked.
-enum FFmpegLibrary {
-    static let status: PluginStatus = {
-        av_log_set_level(AV_LOG_QUIET)
-        var missing: [String] = []
-        if av_find_input_format("mov") == nil { missing.append("the MP4 demuxer") }
-        if avcodec_find_decoder(AV_CODEC_ID_AAC) == nil { missing.append("the AAC decoder") }
-        if avcodec_find_decoder(AV_CODEC_ID_ALAC) == nil { missing.append("the ALAC decoder") }
-        guard missing.isEmpty else {
-            return .unavailable(reason: "this FFmpeg (libavformat \(version(avformat_version())), libavcodec "
-                + "\(version(avcodec_version()))) lacks \(missing.joined(separator: " and "))")
-        }
-        return .available
-    }()
-
-    /// libav* encode versions as major << 16 | minor << 8 | micro.
-    static func version(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)" }
-
-    /// FFmpeg's words for an error code ("Invalid data found when processing input").
-    static func describe(_ code: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard av_strerror(code, &buffer, buffer.count) == 0 else { return "FFmpeg error \(code)" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try FFmpegAudioDecoder(stream: stream, formats: Self.formats)
     }
 }
 

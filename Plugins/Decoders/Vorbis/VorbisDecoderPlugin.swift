@@ -1,9 +1,14 @@
 import CVorbisFile
 public import CrateDomain
 import DecoderSupport
+import FFmpegSupport
 public import Foundation
 
-/// Ogg Vorbis through libvorbisfile, which trims to the granule positions, so `frames` is exact.
+/// Ogg Vorbis. libvorbisfile opens every stream: it checks the headers, reads the tags and counts the exact length
+/// from the granule positions. A single-link stream that can seek (a file, a file on a web server) is then decoded
+/// by FFmpeg's Vorbis decoder, which is twice as fast as libvorbis (Benchmarks/README.md), trimmed to that length;
+/// live streams and chained files stay with vorbisfile, which follows their links. Without FFmpeg's libraries
+/// vorbisfile decodes everything.
 public struct VorbisDecoderPlugin: DecoderPlugin {
     public let name = "vorbis"
     public let suffixes = ["ogg", "oga"]
@@ -24,12 +29,24 @@ public struct VorbisDecoderPlugin: DecoderPlugin {
     }
 
     public func open(_ url: URL) throws -> any AudioDecoder {
-        try VorbisAudioDecoder(url: url)
+        _ = try AudioFileCheck.readableSize(url)
+        return try open(stream: try FileByteStream(url))
     }
 
     public func open(stream: any ByteStream) throws -> any AudioDecoder {
-        try VorbisAudioDecoder(stream: stream)
+        let vorbis = try VorbisAudioDecoder(stream: stream)
+        guard vorbis.links == 1, let frames = vorbis.info.frames, FFmpegLibrary.status.isAvailable else { return vorbis }
+        do {
+            try stream.seek(to: 0)
+            return try FFmpegAudioDecoder(stream: stream, formats: Self.ogg, codec: "vorbis", length: frames)
+        } catch {
+            // What vorbisfile read and FFmpeg's demuxer does not (a damaged page it stops at) is still played.
+            try stream.seek(to: 0)
+            return try VorbisAudioDecoder(stream: stream)
+        }
     }
+
+    static let ogg = FFmpegFormats(["ogg"], refusal: "not an Ogg Vorbis stream")
 }
 
 /// vorbisfile's callbacks over a `ByteStream` (through `StreamCallbacks`).
@@ -61,6 +78,9 @@ public final class VorbisAudioDecoder: AudioDecoder {
     private var delivered: Int64 = 0
     /// Set by a seek to the length or past it (vorbisfile refuses targets past it): `read` returns 0 until the next seek.
     private var atEnd = false
+    /// The logical streams chained one after another in a stream that can seek (1 in most files); 0 when the stream
+    /// cannot seek and vorbisfile cannot know (internet radio chains one per song).
+    let links: Int
 
     convenience init(url: URL) throws {
         _ = try AudioFileCheck.readableSize(url)
@@ -106,6 +126,7 @@ public final class VorbisAudioDecoder: AudioDecoder {
         self.name = name
         self.input = input
         self.file = file
+        links = ov_seekable(file) != 0 ? Int(ov_streams(file)) : 0
         self.info = StreamInfo(codec: "vorbis", sampleRate: rate, channels: channels, bitsPerSample: nil,
                                frames: total >= 0 ? Int64(total) : nil)
         opened = true

@@ -9,11 +9,11 @@ import Foundation
 /// `TagMapper.vorbisComment` maps them once the few FFmpeg-only names are translated.
 enum FFmpegMetadata {
     /// Every entry of `dictionary`, in its order.
-    static func entries(_ dictionary: OpaquePointer?) -> [(key: String, value: String)] {
+    static func entries(_ dictionary: OpaquePointer?, _ ff: FFmpegFunctions) -> [(key: String, value: String)] {
         guard let dictionary else { return [] }
         var out: [(String, String)] = []
         var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+        while let next = ff.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
             entry = next
             guard let key = next.pointee.key, let value = next.pointee.value else { continue }
             out.append((String(cString: key), String(cString: value)))
@@ -22,9 +22,9 @@ enum FFmpegMetadata {
     }
 
     /// The container's tags first, then the audio stream's (some formats keep them there).
-    static func tags(format: OpaquePointer?, stream: OpaquePointer?) -> TrackTags {
+    static func tags(format: OpaquePointer?, stream: OpaquePointer?, _ ff: FFmpegFunctions) -> TrackTags {
         var mapper = TagMapper()
-        for (key, value) in entries(format) + entries(stream) {
+        for (key, value) in entries(format, ff) + entries(stream, ff) {
             mapper.vorbisComment(vorbisName(key), value)
         }
         return mapper.tags
@@ -50,8 +50,8 @@ enum FFmpegMetadata {
         var frames: Int64
     }
 
-    static func iTunesGapless(_ format: OpaquePointer?) -> GaplessInfo? {
-        guard let value = entries(format).first(where: { $0.key.lowercased() == "itunsmpb" })?.value else { return nil }
+    static func iTunesGapless(_ format: OpaquePointer?, _ ff: FFmpegFunctions) -> GaplessInfo? {
+        guard let value = entries(format, ff).first(where: { $0.key.lowercased() == "itunsmpb" })?.value else { return nil }
         let fields = value.split(whereSeparator: \.isWhitespace)
         guard fields.count >= 4, fields[1].count <= 8, fields[2].count <= 8, fields[3].count <= 16,
               let priming = Int64(fields[1], radix: 16), let padding = Int64(fields[2], radix: 16),
@@ -61,14 +61,14 @@ enum FFmpegMetadata {
 
     /// The cover among the attached pictures (MP4 `covr`, ASF `WM/Picture`, APE "Cover Art (Front)"): the first front
     /// cover, else the first picture. MP4 covers carry no picture type: they are the cover.
-    static func picture(_ context: UnsafeMutablePointer<AVFormatContext>) -> EmbeddedPicture? {
+    static func picture(_ context: UnsafeMutablePointer<AVFormatContext>, _ ff: FFmpegFunctions) -> EmbeddedPicture? {
         var cover = CoverChoice()
         guard let streams = context.pointee.streams else { return nil }
         for i in 0..<Int(context.pointee.nb_streams) where !cover.isSettled {
             guard let stream = streams[i], stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 else { continue }
             let packet = stream.pointee.attached_pic
             guard let data = packet.data, packet.size > 0 else { continue }
-            let comment = entries(stream.pointee.metadata).first { $0.key == "comment" }?.value.lowercased() ?? ""
+            let comment = entries(stream.pointee.metadata, ff).first { $0.key == "comment" }?.value.lowercased() ?? ""
             let type: UInt32 = comment.isEmpty || comment.contains("front") ? PictureBlock.frontCover : 0
             cover.consider(type: type) { EmbeddedPicture(copying: UnsafeRawBufferPointer(start: data, count: Int(packet.size))) }
         }

@@ -23,6 +23,19 @@ enum FFmpegInput {
     }
 }
 
+/// The containers a plugin opens through FFmpeg, by libavformat's short names ("mov", "ogg", …), and what to say of
+/// anything else.
+public struct FFmpegFormats: Sendable {
+    public let names: Set<String>
+    /// Why other data is refused: "not a format the ffmpeg decoder reads (…)".
+    public let refusal: String
+
+    public init(_ names: Set<String>, refusal: String) {
+        self.names = names
+        self.refusal = refusal
+    }
+}
+
 /// A C string from FFmpeg as a Swift string; nil for a null pointer.
 func ffmpegString(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.map { String(cString: $0) }
@@ -77,13 +90,15 @@ public final class FFmpegAudioDecoder: AudioDecoder {
     private var damagedPackets = 0
     private var damagedInARow = 0
 
-    init(stream: any ByteStream) throws {
+    /// Opens `stream` when libavformat sees one of `formats` in it (its short names: "mov", "ogg", …): each plugin
+    /// opens its own containers, and FFmpeg's many other demuxers stay out of reach. `codec`, when given, is the
+    /// only codec accepted, by FFmpeg's name for it (the Vorbis plugin's Ogg files hold "vorbis", not Opus or FLAC).
+    /// `length` is the exact length when the caller has counted it (vorbisfile, from Ogg's granule positions).
+    public init(stream: any ByteStream, formats: FFmpegFormats, codec wanted: String? = nil, length: Int64? = nil) throws {
         let name = stream.name
-        guard FFmpegLibrary.status.isAvailable else {
-            throw DecodeError(path: name, reason: FFmpegLibrary.status.reason ?? "FFmpeg is not usable")
-        }
+        let ff = try FFmpegLibrary.functions(for: name)
         // A file cut short is named as such before libavformat gives its vaguer reason.
-        if stream.localFile != nil, let size = stream.size {
+        if formats.names.contains("mov"), stream.localFile != nil, let size = stream.size {
             let cut = try Self.describing(name) { () throws -> (type: String, offset: Int64)? in
                 defer { try? stream.seek(to: 0) }
                 return try MP4Boxes.cutBox(in: stream, size: size)
@@ -94,35 +109,39 @@ public final class FFmpegAudioDecoder: AudioDecoder {
             }
         }
 
-        let context = try FFmpegContext(input: StreamCallbacks(stream), name: name)
+        let context = try FFmpegContext(input: StreamCallbacks(stream), name: name, formats: formats, ff: ff,
+                                        keepsPadding: length != nil)
         let format = context.format
         // The best audio stream and a decoder for it; every other stream (a cover, a video) is skipped unread.
         var codec: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
+        let index = ff.av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
         guard index >= 0, let streams = format.pointee.streams, let stream = streams[Int(index)],
               let parameters = stream.pointee.codecpar else {
             if index == crate_averror_decoder_not_found() {
-                throw DecodeError(path: name, reason: "FFmpeg has no decoder for this audio (\(Self.codecNames(format)))")
+                throw DecodeError(path: name, reason: "FFmpeg has no decoder for this audio (\(Self.codecNames(format, ff)))")
             }
             throw DecodeError(path: name, reason: "no audio stream in this \(context.formatName) file")
         }
         for i in 0..<Int(format.pointee.nb_streams) where i != Int(index) { streams[i]?.pointee.discard = AVDISCARD_ALL }
         // An MP4 whose index (moov) follows its audio: once a stream that cannot seek has been read to the index,
         // the audio is behind it, beyond what FFmpeg's buffer still holds.
-        if context.isMP4, !context.input.canSeek, let first = avformat_index_get_entry(stream, 0)?.pointee.pos,
+        if context.isMP4, !context.input.canSeek, let first = ff.avformat_index_get_entry(stream, 0)?.pointee.pos,
            let pb = format.pointee.pb, let end = pb.pointee.buf_end, let buffer = pb.pointee.buffer,
            first < pb.pointee.pos - Int64(end - buffer) {
             throw DecodeError(path: name, reason: "this MP4 stream has its index (the moov box) after the audio, which a stream "
                 + "that cannot seek cannot go back to (files for streaming are written with the index first: faststart)")
         }
         guard let codec else { throw DecodeError(path: name, reason: "FFmpeg has no decoder for this audio") }
+        if let wanted, ffmpegString(ff.avcodec_get_name(parameters.pointee.codec_id)) != wanted {
+            throw DecodeError(path: name, reason: formats.refusal)
+        }
         let codecContext = try context.openCodec(codec, parameters: parameters, timeBase: stream.pointee.time_base)
         let rate = Int(codecContext.pointee.sample_rate), channels = Int(codecContext.pointee.ch_layout.nb_channels)
         guard rate > 0, channels > 0 else {
             throw DecodeError(path: name, reason: "damaged header: \(channels) channels at \(rate) Hz")
         }
         let codecID = parameters.pointee.codec_id
-        let properties = avcodec_descriptor_get(codecID)?.pointee.props ?? 0
+        let properties = ff.avcodec_descriptor_get(codecID)?.pointee.props ?? 0
         let lossless = properties & AV_CODEC_PROP_LOSSLESS != 0
 
         self.name = name
@@ -139,13 +158,13 @@ public final class FFmpegAudioDecoder: AudioDecoder {
         }
         let firstFrameTime = context.frameTime
         origin = firstFrameTime ?? 0
-        exactLength = lengthFromHeaders(firstFrameTime: firstFrameTime, duration: stream.pointee.duration)
+        exactLength = length ?? lengthFromHeaders(firstFrameTime: firstFrameTime, duration: stream.pointee.duration)
         // The frame just decoded is converted now and handed out first by `read` (the iTunSMPB delay dropped).
         nextPosition = firstFrameTime == nil ? 0 : nil
         try takeFrame()
 
         let bits = codecContext.pointee.bits_per_raw_sample > 0 ? codecContext.pointee.bits_per_raw_sample : parameters.pointee.bits_per_raw_sample
-        info = StreamInfo(codec: ffmpegString(avcodec_get_name(codecID)) ?? "unknown", sampleRate: rate, channels: channels,
+        info = StreamInfo(codec: ffmpegString(ff.avcodec_get_name(codecID)) ?? "unknown", sampleRate: rate, channels: channels,
                           bitsPerSample: lossless && bits > 0 ? Int(bits) : nil, frames: exactLength)
     }
 
@@ -156,7 +175,7 @@ public final class FFmpegAudioDecoder: AudioDecoder {
         guard timeBase.num == 1, Int(timeBase.den) == sampleRate, context.isSampleExact, let firstPacketTime,
               firstFrameTime != nil, duration != crate_av_nopts_value(), duration > 0 else { return nil }
         var frames = firstPacketTime + duration - origin
-        if context.isMP4, let gapless = FFmpegMetadata.iTunesGapless(context.format.pointee.metadata) {
+        if context.isMP4, let gapless = FFmpegMetadata.iTunesGapless(context.format.pointee.metadata, ff) {
             // No edit list made FFmpeg drop the encoder delay: drop it here.
             if origin == firstPacketTime, gapless.priming > 0, gapless.priming < frames {
                 origin += gapless.priming
@@ -180,22 +199,24 @@ public final class FFmpegAudioDecoder: AudioDecoder {
         }
     }
 
-    private static func codecNames(_ format: UnsafeMutablePointer<AVFormatContext>) -> String {
+    private static func codecNames(_ format: UnsafeMutablePointer<AVFormatContext>, _ ff: FFmpegFunctions) -> String {
         guard let streams = format.pointee.streams else { return "unknown codec" }
         let names = (0..<Int(format.pointee.nb_streams)).compactMap { i -> String? in
             guard let parameters = streams[i]?.pointee.codecpar, parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { return nil }
-            return ffmpegString(avcodec_get_name(parameters.pointee.codec_id))
+            return ffmpegString(ff.avcodec_get_name(parameters.pointee.codec_id))
         }
         return names.isEmpty ? "unknown codec" : names.joined(separator: ", ")
     }
 
-    func tags() -> TrackTags {
+    public func tags() -> TrackTags {
         let format = context.format
         let stream = format.pointee.streams?[Int(streamIndex)]
-        return FFmpegMetadata.tags(format: format.pointee.metadata, stream: stream?.pointee.metadata)
+        return FFmpegMetadata.tags(format: format.pointee.metadata, stream: stream?.pointee.metadata, ff)
     }
 
-    func picture() -> EmbeddedPicture? { FFmpegMetadata.picture(context.format) }
+    public func picture() -> EmbeddedPicture? { FFmpegMetadata.picture(context.format, ff) }
+
+    private var ff: FFmpegFunctions { context.ff }
 
     // MARK: Decoding
 
@@ -203,7 +224,7 @@ public final class FFmpegAudioDecoder: AudioDecoder {
     private func decodeFrame() throws -> Bool {
         guard let codec = context.codec else { return false }
         while true {
-            let received = avcodec_receive_frame(codec, context.frame)
+            let received = ff.avcodec_receive_frame(codec, context.frame)
             if received == 0 {
                 damagedInARow = 0
                 return true
@@ -216,7 +237,7 @@ public final class FFmpegAudioDecoder: AudioDecoder {
             guard received == crate_averror_eagain() else { throw failure("decoding failed", received) }
 
             // The decoder wants another packet.
-            let read = av_read_frame(context.format, context.packet)
+            let read = ff.av_read_frame(context.format, context.packet)
             if read < 0 {
                 if let failure = context.input.failure { throw DecodeError(path: name, reason: ErrorText.describe(failure)) }
                 guard read == crate_averror_eof() || context.format.pointee.pb?.pointee.eof_reached != 0 else {
@@ -225,16 +246,16 @@ public final class FFmpegAudioDecoder: AudioDecoder {
                 // The end: flush the decoder (once), then take what it still holds.
                 guard !draining else { return false }
                 draining = true
-                let sent = avcodec_send_packet(codec, nil)
+                let sent = ff.avcodec_send_packet(codec, nil)
                 guard sent == 0 || sent == crate_averror_eof() else { throw failure("decoding failed", sent) }
                 continue
             }
-            defer { av_packet_unref(context.packet) }
+            defer { ff.av_packet_unref(context.packet) }
             guard context.packet.pointee.stream_index == streamIndex else { continue }
             if firstPacketTime == nil, context.packet.pointee.pts != crate_av_nopts_value() {
                 firstPacketTime = context.packet.pointee.pts
             }
-            let sent = avcodec_send_packet(codec, context.packet)
+            let sent = ff.avcodec_send_packet(codec, context.packet)
             if sent == crate_averror_invaliddata() {
                 try countDamaged()
             } else if sent < 0, sent != crate_averror_eagain() {
@@ -260,7 +281,7 @@ public final class FFmpegAudioDecoder: AudioDecoder {
     /// before the presentation's start or past the exact length.
     private func takeFrame() throws {
         let frame = context.frame
-        defer { av_frame_unref(frame) }
+        defer { ff.av_frame_unref(frame) }
         let count = Int(frame.pointee.nb_samples)
         pending.removeAll(keepingCapacity: true)
         pendingOffset = 0
@@ -273,7 +294,7 @@ public final class FFmpegAudioDecoder: AudioDecoder {
         if let nextPosition {
             start = nextPosition
         } else if let time = context.frameTime {
-            start = av_rescale_q_rnd(time - origin, timeBase, AVRational(num: 1, den: Int32(sampleRate)), AV_ROUND_NEAR_INF)
+            start = ff.av_rescale_q_rnd(time - origin, timeBase, AVRational(num: 1, den: Int32(sampleRate)), AV_ROUND_NEAR_INF)
         } else {
             start = positionWithoutTime
         }
@@ -349,13 +370,13 @@ public final class FFmpegAudioDecoder: AudioDecoder {
     }
 
     /// Reads to the end and returns how many frames that was (for lengths no header states).
-    func countRemainingFrames() throws -> Int64 {
+    public func countRemainingFrames() throws -> Int64 {
         var total = Int64((pending.count - pendingOffset) / channels)
         pending.removeAll(keepingCapacity: true)
         pendingOffset = 0
         while try decodeFrame() {
             total += Int64(context.frame.pointee.nb_samples)
-            av_frame_unref(context.frame)
+            ff.av_frame_unref(context.frame)
         }
         finished = true
         return total
@@ -380,8 +401,8 @@ public final class FFmpegAudioDecoder: AudioDecoder {
         // To the start: the first packet, so that FFmpeg drops the encoder delay again.
         let timestamp = from == 0
             ? min(firstPacketTime ?? origin, origin)
-            : origin + av_rescale_q_rnd(from, AVRational(num: 1, den: Int32(sampleRate)), timeBase, AV_ROUND_DOWN)
-        let result = av_seek_frame(context.format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
+            : origin + ff.av_rescale_q_rnd(from, AVRational(num: 1, den: Int32(sampleRate)), timeBase, AV_ROUND_DOWN)
+        let result = ff.av_seek_frame(context.format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
         guard result >= 0 else { throw failure("cannot seek to frame \(target)", result) }
         // A fresh decoder rather than a flushed one: FFmpeg's AAC decoder fills noise-coded bands (PNS) from a
         // random generator that a flush does not reset, so only a fresh one decodes from the start exactly as the
@@ -431,18 +452,19 @@ final class FFmpegContext {
     /// The container's own duration, read before libavformat estimates anything (MP4: the movie header's).
     let movieDurationMicroseconds: Int64?
 
-    /// The containers this plugin opens; anything else libavformat recognises (MP3, Ogg, FLAC, video formats) is
-    /// refused, so the native decoders keep their files and FFmpeg's many other demuxers stay out of reach.
-    static let formats: Set<String> = ["mov", "mp4", "m4a", "aac", "wv", "ape", "asf"]
-    /// Of those, the ones whose headers count samples exactly.
+    let ff: FFmpegFunctions
+    /// The decoder keeps the samples the demuxer marks as padding at the end: the caller trims to a length it
+    /// counted. FFmpeg 5.1's Ogg demuxer marks 128 samples too many in files whose first Vorbis packet is short
+    /// (ffmpeg's own libvorbis encodes: 19,872 of 20,000 frames come out, where oggdec gives 20,000).
+    private let keepsPadding: Bool
+    /// The containers whose headers count samples exactly.
     static let sampleExactFormats: Set<String> = ["mov", "mp4", "m4a", "wv", "ape"]
-    static let notOurs = "not a format the ffmpeg decoder reads (MP4/M4A, AAC, WavPack, Monkey's Audio, WMA)"
 
-    init(input: StreamCallbacks, name: String) throws {
-        guard let packet = av_packet_alloc() else { throw DecodeError(path: name, reason: "out of memory") }
-        guard let frame = av_frame_alloc() else {
+    init(input: StreamCallbacks, name: String, formats: FFmpegFormats, ff: FFmpegFunctions, keepsPadding: Bool) throws {
+        guard let packet = ff.av_packet_alloc() else { throw DecodeError(path: name, reason: "out of memory") }
+        guard let frame = ff.av_frame_alloc() else {
             var unused: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&unused)
+            ff.av_packet_free(&unused)
             throw DecodeError(path: name, reason: "out of memory")
         }
         // Until `self` is complete, deinit does not run: free by hand on the way out.
@@ -451,62 +473,64 @@ final class FFmpegContext {
         var done = false
         defer {
             if !done {
-                avformat_close_input(&opening)
-                Self.free(&io)
+                ff.avformat_close_input(&opening)
+                Self.free(&io, ff)
                 var unusedPacket: UnsafeMutablePointer<AVPacket>? = packet
-                av_packet_free(&unusedPacket)
+                ff.av_packet_free(&unusedPacket)
                 var unusedFrame: UnsafeMutablePointer<AVFrame>? = frame
-                av_frame_free(&unusedFrame)
+                ff.av_frame_free(&unusedFrame)
             }
         }
 
         let size: Int32 = 64 * 1024
-        guard let buffer = av_malloc(Int(size))?.assumingMemoryBound(to: UInt8.self) else {
+        guard let buffer = ff.av_malloc(Int(size))?.assumingMemoryBound(to: UInt8.self) else {
             throw DecodeError(path: name, reason: "out of memory")
         }
         let seek: (@convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64)? = input.canSeek ? FFmpegInput.seek : nil
-        io = avio_alloc_context(buffer, size, 0, input.context, FFmpegInput.read, nil, seek)
+        io = ff.avio_alloc_context(buffer, size, 0, input.context, FFmpegInput.read, nil, seek)
         guard let pb = io else {
-            av_free(buffer)
+            ff.av_free(buffer)
             throw DecodeError(path: name, reason: "out of memory")
         }
 
         // What the bytes are, from the first few KiB (not the name: a suffix would make FFmpeg take noise named .aac
         // for AAC); only the containers this plugin is for go on.
         var detected: UnsafePointer<AVInputFormat>?
-        let probed = av_probe_input_buffer2(pb, &detected, nil, nil, 0, 0)
+        let probed = ff.av_probe_input_buffer2(pb, &detected, nil, nil, 0, 0)
         if let failure = input.failure { throw DecodeError(path: name, reason: ErrorText.describe(failure)) }
         guard probed >= 0, let detected else {
-            throw DecodeError(path: name, reason: probed == crate_averror_eof() ? "the stream is empty" : Self.notOurs)
+            throw DecodeError(path: name, reason: probed == crate_averror_eof() ? "the stream is empty" : formats.refusal)
         }
         let names = (ffmpegString(detected.pointee.name) ?? "").split(separator: ",").map(String.init)
-        guard names.contains(where: Self.formats.contains) else {
+        guard names.contains(where: formats.names.contains) else {
             let seen = ffmpegString(detected.pointee.long_name) ?? names.first ?? "something else"
-            throw DecodeError(path: name, reason: "\(Self.notOurs); FFmpeg sees \(seen)")
+            throw DecodeError(path: name, reason: "\(formats.refusal); FFmpeg sees \(seen)")
         }
 
-        guard let allocated = avformat_alloc_context() else { throw DecodeError(path: name, reason: "out of memory") }
+        guard let allocated = ff.avformat_alloc_context() else { throw DecodeError(path: name, reason: "out of memory") }
         opening = allocated
         allocated.pointee.pb = pb
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var options: OpaquePointer?
         // The MP4 edit list is applied as a start (the encoder delay, dropped by the decoder) rather than by
         // rewriting the index, so the media header's exact length stays visible (see `lengthFromHeaders`).
-        av_dict_set(&options, "advanced_editlist", "0", 0)
-        let openResult = avformat_open_input(&opening, name, detected, &options)
-        av_dict_free(&options)
+        _ = ff.av_dict_set(&options, "advanced_editlist", "0", 0)
+        let openResult = ff.avformat_open_input(&opening, name, detected, &options)
+        ff.av_dict_free(&options)
         guard openResult >= 0, let format = opening else {
             // avformat_open_input frees the context on failure (not the custom AVIO): `opening` is nil now.
             throw DecodeError(path: name, reason: input.reason(else: Self.describe(openResult, names)))
         }
         let movie = format.pointee.duration
         movieDurationMicroseconds = movie != crate_av_nopts_value() && movie > 0 ? movie : nil
-        let found = avformat_find_stream_info(format, nil)
+        let found = ff.avformat_find_stream_info(format, nil)
         guard found >= 0 else {
             throw DecodeError(path: name, reason: input.reason(else: "cannot read the stream: \(FFmpegLibrary.describe(found))"))
         }
         self.input = input
         self.name = name
+        self.ff = ff
+        self.keepsPadding = keepsPadding
         self.format = format
         self.io = io
         self.packet = packet
@@ -532,20 +556,22 @@ final class FFmpegContext {
     @discardableResult
     func openCodec(_ decoder: UnsafePointer<AVCodec>, parameters: UnsafeMutablePointer<AVCodecParameters>,
                    timeBase: AVRational) throws -> UnsafeMutablePointer<AVCodecContext> {
-        avcodec_free_context(&codec)
+        ff.avcodec_free_context(&codec)
         opened = (decoder, parameters, timeBase)
-        guard let context = avcodec_alloc_context3(decoder) else { throw DecodeError(path: name, reason: "out of memory") }
+        guard let context = ff.avcodec_alloc_context3(decoder) else { throw DecodeError(path: name, reason: "out of memory") }
         codec = context
-        var result = avcodec_parameters_to_context(context, parameters)
+        var result = ff.avcodec_parameters_to_context(context, parameters)
         if result >= 0 {
             context.pointee.pkt_timebase = timeBase
+            // Skip-samples side data is then left on the frames, unapplied (Ogg's is for the end only).
+            if keepsPadding { context.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL }
             // Decoders that can (ALAC, WavPack, APE…) decode several frames at once, one thread per core, as the
             // ffmpeg command does: the same samples, a few frames later, at twice the speed on two cores.
             if decoder.pointee.capabilities & AV_CODEC_CAP_FRAME_THREADS != 0 {
                 context.pointee.thread_count = 0
                 context.pointee.thread_type = FF_THREAD_FRAME
             }
-            result = avcodec_open2(context, decoder, nil)
+            result = ff.avcodec_open2(context, decoder, nil)
         }
         guard result >= 0 else {
             throw DecodeError(path: name, reason: "cannot start the \(ffmpegString(decoder.pointee.name) ?? "") decoder: \(FFmpegLibrary.describe(result))")
@@ -570,14 +596,14 @@ final class FFmpegContext {
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, into out: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let format = frame.pointee.format
         if resampler == nil || resamplerFormat != format {
-            swr_free(&resampler)
+            ff.swr_free(&resampler)
             var inLayout = frame.pointee.ch_layout, outLayout = frame.pointee.ch_layout
             let rate = frame.pointee.sample_rate
-            let made = swr_alloc_set_opts2(&resampler, &outLayout, AV_SAMPLE_FMT_FLT, rate,
+            let made = ff.swr_alloc_set_opts2(&resampler, &outLayout, AV_SAMPLE_FMT_FLT, rate,
                                            &inLayout, AVSampleFormat(rawValue: format), rate, 0, nil)
-            guard made >= 0, resampler != nil, swr_init(resampler) >= 0 else {
-                swr_free(&resampler)
-                let formatName = ffmpegString(av_get_sample_fmt_name(AVSampleFormat(rawValue: format))) ?? "an unknown format"
+            guard made >= 0, resampler != nil, ff.swr_init(resampler) >= 0 else {
+                ff.swr_free(&resampler)
+                let formatName = ffmpegString(ff.av_get_sample_fmt_name(AVSampleFormat(rawValue: format))) ?? "an unknown format"
                 throw DecodeError(path: name, reason: "cannot convert samples from \(formatName)")
             }
             resamplerFormat = format
@@ -585,29 +611,29 @@ final class FFmpegContext {
         var target = UnsafeMutableRawPointer(out.baseAddress)?.assumingMemoryBound(to: UInt8.self)
         let source = UnsafeMutableRawPointer(frame.pointee.extended_data)?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let room = Int32(out.count / max(1, Int(frame.pointee.ch_layout.nb_channels)))
-        let converted = swr_convert(resampler, &target, room, source, frame.pointee.nb_samples)
+        let converted = ff.swr_convert(resampler, &target, room, source, frame.pointee.nb_samples)
         guard converted >= 0 else {
             throw DecodeError(path: name, reason: "sample conversion failed: \(FFmpegLibrary.describe(converted))")
         }
         return Int(converted)
     }
 
-    private static func free(_ io: inout UnsafeMutablePointer<AVIOContext>?) {
+    private static func free(_ io: inout UnsafeMutablePointer<AVIOContext>?, _ ff: FFmpegFunctions) {
         guard let context = io else { return }
         // FFmpeg may have replaced the buffer it was given: free the one it holds now.
-        av_freep(&context.pointee.buffer)
-        avio_context_free(&io)
+        ff.av_freep(&context.pointee.buffer)
+        ff.avio_context_free(&io)
     }
 
     deinit {
-        avcodec_free_context(&codec)
-        swr_free(&resampler)
+        ff.avcodec_free_context(&codec)
+        ff.swr_free(&resampler)
         var closing: UnsafeMutablePointer<AVFormatContext>? = format
-        avformat_close_input(&closing)
-        Self.free(&io)
+        ff.avformat_close_input(&closing)
+        Self.free(&io, ff)
         var unusedPacket: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&unusedPacket)
+        ff.av_packet_free(&unusedPacket)
         var unusedFrame: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&unusedFrame)
+        ff.av_frame_free(&unusedFrame)
     }
 }
