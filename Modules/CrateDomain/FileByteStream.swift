@@ -9,6 +9,13 @@ public final class FileByteStream: ByteStream {
     public let size: Int64?
     public private(set) var position: Int64 = 0
     private let fd: Int32
+    /// Bytes read ahead: decoders ask for a few hundred bytes at a time (libmpg123 one frame, about 600), and a
+    /// system call for each cost MP3 decoding 5–10 % (46,000 reads per 10 minutes of audio instead of 400).
+    /// `buffered` holds the bytes from `fd`'s offset less `buffered.count` on; `next` is the reader's place in it.
+    private var readAhead: UnsafeMutableRawBufferPointer?
+    private var buffered = 0..<0
+    private var next = 0
+    private static let readAheadBytes = 64 * 1024
 
     public init(_ url: URL) throws(ByteStreamError) {
         self.url = url
@@ -29,7 +36,10 @@ public final class FileByteStream: ByteStream {
         size = Int64(st.st_size)
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        readAhead?.deallocate()
+    }
 
     public var name: String { url.path }
     public var localFile: URL? { url }
@@ -39,20 +49,49 @@ public final class FileByteStream: ByteStream {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            let n = Glibc.read(fd, base, buffer.count)
-            if n >= 0 {
+        if next == buffered.upperBound {
+            // Large reads go straight to the caller's memory; small ones through the read-ahead.
+            guard buffer.count < Self.readAheadBytes else {
+                let n = try readFile(into: base, count: buffer.count)
                 position += Int64(n)
                 return n
             }
+            let ahead = readAhead ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readAheadBytes, alignment: 16)
+            readAhead = ahead
+            guard let start = ahead.baseAddress else { return 0 }
+            buffered = 0..<(try readFile(into: start, count: ahead.count))
+            next = 0
+            if buffered.isEmpty { return 0 }
+        }
+        guard let ahead = readAhead?.baseAddress else { return 0 }
+        let n = min(buffer.count, buffered.upperBound - next)
+        base.copyMemory(from: ahead + next, byteCount: n)
+        next += n
+        position += Int64(n)
+        return n
+    }
+
+    private func readFile(into base: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, base, count)
+            if n >= 0 { return n }
             if errno != EINTR { throw ByteStreamError.readFailed(name: name, reason: AudioFileCheck.describe(errno)) }
         }
     }
 
     public func seek(to offset: Int64) throws {
+        // Within the read-ahead (a decoder stepping back a little, or skipping ahead a little): no system call.
+        let bufferStart = position - Int64(next - buffered.lowerBound)
+        if offset >= bufferStart, offset <= bufferStart + Int64(buffered.count) {
+            next = buffered.lowerBound + Int(offset - bufferStart)
+            position = offset
+            return
+        }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
             throw ByteStreamError.readFailed(name: name, reason: "cannot seek to byte \(offset): \(AudioFileCheck.describe(errno))")
         }
+        buffered = 0..<0
+        next = 0
         position = offset
     }
 }
