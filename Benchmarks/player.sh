@@ -210,7 +210,7 @@ start_mpd() {
     return 1
 }
 
-# mpd_latency_run: `mpc play` after `mpc add` of the first track; LAT_US as for crated, polling the
+# mpd_latency_run: `play` after `mpc add` of the first track; LAT_US as for crated, polling the
 # protocol's `status` (what `mpc status` reads; mpc itself shows elapsed in whole seconds only).
 mpd_latency_run() {
     mpd_play_latency "$MPD_URI"
@@ -424,11 +424,11 @@ echo "- library: 1 album, 4 FLAC tracks of 60 s, 44.1 kHz 16-bit stereo (sox + f
 echo
 echo "## Play latency: HTTP play command to the first chunk written to the output"
 echo
-echo "From just before \`curl -X POST …/api/v1/queue/play-album -d '{\"albumID\":1}'\` starts until"
+echo "From just before \`POST /api/v1/queue/play-album {\"albumID\":1}\` is sent (over /dev/tcp from bash, as every poll) until"
 echo "\`GET /api/v1/player\` first reports \`state == playing\` and \`elapsed > 0\` (crated logs nothing"
 echo "when the first sample is written; elapsed counts the frames the engine has written, so > 0 means"
 echo "its first 4096-frame chunk is written). Polled every 5 ms over a fresh connection from bash builtins."
-echo "MPD: \`mpc play\` after \`mpc add\` of the first track, polling the protocol's \`status\` until"
+echo "MPD: \`play\` (sent the same way) after \`mpc add\` of the first track, polling the protocol's \`status\` until"
 echo "\`state: play\` with \`elapsed > 0\`. Median and p95 of $RUNS runs after one warm-up, milliseconds;"
 echo "ratio = MPD median / Crate median (> 1: Crate is faster)."
 echo

@@ -76,7 +76,7 @@ extension LibraryStore {
     /// `scheme:id` of the catalog album whose previews album `albumID` holds; nil for any other album.
     public func previewCatalogAlbum(albumID: Int64) throws -> String? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT identity FROM album WHERE id = ?", arguments: [albumID])
+            try String.fetchOne(db.cachedStatement(sql: "SELECT identity FROM album WHERE id = ?"), arguments: [albumID])
                 .flatMap(CatalogPreview.catalogAlbum(identity:))
         }
     }

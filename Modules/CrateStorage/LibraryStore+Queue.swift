@@ -8,17 +8,17 @@ extension LibraryStore {
     static let gap = 1024.0
 
     public func queueCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM queue_entry") ?? 0 }
+        try read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM queue_entry")) ?? 0 }
     }
 
     /// Entries `offset ..< offset+limit` (0-based), in queue order.
     public func queue(offset: Int = 0, limit: Int = 1000) throws -> [QueueEntry] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT queue_entry.id AS entry_id, queue_entry.album_lock, queue_entry.playlist_id AS entry_playlist, q.* FROM queue_entry
                 JOIN (\(Self.trackSelect)) AS q ON q.id = queue_entry.track_id
                 ORDER BY queue_entry.position LIMIT ? OFFSET ?
-                """, arguments: [limit, offset]).enumerated().map { i, row in
+                """), arguments: [limit, offset]).enumerated().map { i, row in
                 QueueEntry(id: row["entry_id"], index: offset + i + 1, track: Self.track(row), albumLock: row["album_lock"],
                                   playlistID: row["entry_playlist"])
             }
@@ -39,10 +39,10 @@ extension LibraryStore {
     public func queueNeighbour(of id: Int64, direction: Int) throws -> QueueEntry? {
         try read { db in
             let op = direction > 0 ? ">" : "<", order = direction > 0 ? "ASC" : "DESC"
-            guard let next = try Int64.fetchOne(db, sql: """
+            guard let next = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT id FROM queue_entry WHERE position \(op) (SELECT position FROM queue_entry WHERE id = ?)
                 ORDER BY position \(order) LIMIT 1
-                """, arguments: [id]) else { return nil }
+                """), arguments: [id]) else { return nil }
             return try Self.entry(id: next, db)
         }
     }
@@ -119,20 +119,22 @@ extension LibraryStore {
 
     // MARK: - Internals
 
+    /// The player asks for its entry at every status (the web page and `crate status` poll it): the statements
+    /// below are compiled once per connection (`cachedStatement`); compiling the track join took most of a status.
     static func entry(id: Int64, _ db: Database) throws -> QueueEntry? {
-        guard let row = try Row.fetchOne(db, sql: """
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT queue_entry.id AS entry_id, queue_entry.album_lock, queue_entry.playlist_id AS entry_playlist, q.* FROM queue_entry
             JOIN (\(trackSelect)) AS q ON q.id = queue_entry.track_id WHERE queue_entry.id = ?
-            """, arguments: [id]) else { return nil }
+            """), arguments: [id]) else { return nil }
         return QueueEntry(id: row["entry_id"], index: try index(of: id, db), track: track(row), albumLock: row["album_lock"],
                                   playlistID: row["entry_playlist"])
     }
 
     /// 1-based index of entry `id`.
     static func index(of id: Int64, _ db: Database) throws -> Int {
-        (try Int.fetchOne(db, sql: """
+        (try Int.fetchOne(db.cachedStatement(sql: """
             SELECT COUNT(*) FROM queue_entry WHERE position < (SELECT position FROM queue_entry WHERE id = ?)
-            """, arguments: [id]) ?? 0) + 1
+            """), arguments: [id]) ?? 0) + 1
     }
 
     /// Positions of the entries now at `index - 1` and `index` (1-based); nil where there is none.
