@@ -41,6 +41,8 @@ let package = Package(
         // about the ones it does not know.
         .package(url: "https://github.com/jpsim/Yams", "5.4.0"..<"7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Already in the graph through Hummingbird; named for the MPD protocol front end's own listener.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Already in the graph through Hummingbird; named so the daemon can end event streams on shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -119,6 +121,7 @@ let package = Package(
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
             "CrateCore", "CratePlugins", "CZlib", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crated", resources: [.copy("Web")], swiftSettings: strict),

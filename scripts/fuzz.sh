@@ -32,7 +32,7 @@ targets=(
   "RadioPlaylist|URLStreamSource|Plugins/Sources/URLStream/RadioPlaylist.swift|4096"
   "ICY|URLStreamSource|Plugins/Sources/URLStream/ICYDemuxer.swift|4096"
   "SearchQuery|FuzzSearchQuery||1024"
-  "Config|CrateCore|Modules/CrateCore/SettingValues.swift Modules/CrateCore/ConfigError.swift Modules/CrateCore/Settings.swift Modules/CrateCore/HTTPSettings.swift|1024"
+  "Config|CrateCore|Modules/CrateCore/SettingValues.swift Modules/CrateCore/ConfigError.swift Modules/CrateCore/Settings.swift Modules/CrateCore/HTTPSettings.swift Modules/CrateCore/MPDSettings.swift|1024"
 )
 
 field() { # field <target> <n>: the n-th field (1-based) of the target's line

@@ -62,6 +62,8 @@ struct Config: AsyncParsableCommand {
             row("http.max_event_clients", "\(s.http.maxEventClients)"),
             row("http.max_connections", "\(s.http.maxConnections)"),
             row("http.idle_timeout", "\(s.http.idleTimeoutSeconds)"),
+            row("mpd.address", s.mpd.enabled ? s.mpd.address : "off"),
+            row("mpd.password", s.mpd.password == nil ? "" : "(set)"),
             row("log.level", s.logLevel),
             // Config wins; else the mode the first import stored; else copy.
             row("import.mode", (s.importMode ?? storedMode ?? .default).rawValue,

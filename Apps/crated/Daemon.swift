@@ -21,8 +21,9 @@ struct Crated: AsyncParsableCommand {
         let lock: LibraryLock
         do {
             var settings = try await SettingsLoader.load(configPath: config, plugins: CratePlugins.list)
-            if let address = try httpAddress.map(SettingsLoader.parseAddress) { (settings.httpHost, settings.httpPort) = address }
+            if let address = try httpAddress.map({ try SettingsLoader.parseAddress($0) }) { (settings.httpHost, settings.httpPort) = address }
             try settings.checkHTTPExposure()
+            try settings.mpd.checkExposure()
             // The library's single writer, taken before the database is opened: a second crated stops here.
             do {
                 lock = try LibraryLock.acquire(dataDirectory: settings.dataDirectory)
@@ -65,6 +66,8 @@ struct Crated: AsyncParsableCommand {
             logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
         }
         let http = runtime.settings.http
+        let mpd = await startMPD(runtime: runtime, player: player, logger: logger)
+        defer { mpd?.cancel() }
         if http.token != nil { logger.info("http: a token is required for every request") }
         let web = WebAssets.load()
         if let problem = web.problem {
@@ -85,5 +88,26 @@ struct Crated: AsyncParsableCommand {
         await player.shutdown()
         withExtendedLifetime(lock) {}   // held until here: the library has no other writer while crated runs
         logger.info("crated stopped")
+    }
+
+    /// The MPD protocol front end, unless `mpd.address: off`. When its port is taken (MPD itself may run there)
+    /// crated runs on without it and says why.
+    private func startMPD(runtime: CrateRuntime, player: PlayerService, logger: Logger) async -> Task<Void, Never>? {
+        let settings = runtime.settings.mpd
+        guard settings.enabled else {
+            logger.info("mpd: off (mpd.address: off)")
+            return nil
+        }
+        let server = MPDServer(settings: settings,
+                               commands: MPDCommands(player: player, library: runtime.library, playlistVersion: MPDPlaylistVersion()),
+                               events: player.events, logger: logger, maxConnections: runtime.settings.http.maxConnections)
+        do {
+            let listener = try await server.bind()
+            logger.info("mpd: MPD clients can connect to \(settings.address)")
+            return Task { await server.serve(listener) }
+        } catch {
+            logger.warning("mpd: the MPD front end is off: cannot listen on \(settings.address) (\(ErrorText.describe(error)); is MPD running?)")
+            return nil
+        }
     }
 }

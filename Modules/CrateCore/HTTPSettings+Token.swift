@@ -22,10 +22,4 @@ extension HTTPSettings {
         guard let value = sessionValue else { return true }
         return Self.sameBytes(presented, value)
     }
-
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

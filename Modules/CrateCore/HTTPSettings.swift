@@ -36,6 +36,13 @@ public struct HTTPSettings: Sendable, Hashable {
     public static func isWildcard(_ host: String) -> Bool {
         host == "0.0.0.0" || host == "::" || host == "*"
     }
+
+    /// Secrets compared in constant time (a token, a session cookie, an MPD password).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
 }
 
 extension Settings {

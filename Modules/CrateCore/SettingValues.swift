@@ -16,7 +16,7 @@ public enum SettingsLoader {
         "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
         "http.address", "http.allowed_hosts",
         "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
-        "http.max_connections", "http.idle_timeout", "log.level",
+        "http.max_connections", "http.idle_timeout", "mpd.address", "mpd.password", "log.level",
         "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
         "player.replaygain", "player.replaygain_preamp", "player.replaygain_prevent_clipping",
     ]
@@ -147,8 +147,8 @@ public enum SettingsLoader {
     }
 
     /// "127.0.0.1:6610", "localhost:80", "[::1]:6610" or a bare port "6610".
-    public static func parseAddress(_ text: String) throws -> (String, Int) {
-        let invalid = ConfigError.invalidValue(key: "http.address", value: text, accepted: "HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:\(Settings.defaultHTTPPort)")
+    public static func parseAddress(_ text: String, key: String = "http.address", example: Int = Settings.defaultHTTPPort) throws -> (String, Int) {
+        let invalid = ConfigError.invalidValue(key: key, value: text, accepted: "HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:\(example)")
         if let port = Int(text) {
             guard (1...65535).contains(port) else { throw invalid }
             return ("127.0.0.1", port)

@@ -35,6 +35,8 @@ public struct Settings: Sendable, Hashable {
     public var origins: [String: SettingOrigin] = [:]
     /// Who may reach the HTTP API and how much they may send (`http.*`).
     public var http = HTTPSettings()
+    /// The MPD protocol front end (`mpd.*`).
+    public var mpd = MPDSettings()
     /// Loudness normalisation (`player.replaygain`, `player.replaygain_preamp`, `player.replaygain_prevent_clipping`).
     public var loudness = LoudnessPolicy()
 

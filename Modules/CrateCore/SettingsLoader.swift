@@ -71,6 +71,14 @@ extension SettingsLoader {
             s.output = v
         }
         if let v = string("http.address") { (s.httpHost, s.httpPort) = try parseAddress(v) }
+        if let v = string("mpd.address") {
+            if v == "off" {
+                s.mpd.enabled = false
+            } else {
+                (s.mpd.host, s.mpd.port) = try parseAddress(v, key: "mpd.address", example: MPDSettings.defaultPort)
+            }
+        }
+        if let v = string("mpd.password"), !v.isEmpty { s.mpd.password = v }
         if let v = string("log.level") {
             guard Settings.logLevels.contains(v) else {
                 throw ConfigError.invalidValue(key: "log.level", value: v, accepted: Settings.logLevels.joined(separator: ", "))

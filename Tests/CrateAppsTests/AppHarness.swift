@@ -24,6 +24,8 @@ struct AppHarness {
         // The file and null outputs keep real time by default; most tests check what is played, not when.
         environment["CRATE_OUTPUTS_WAV_RENDER"] = "true"
         environment["CRATE_OUTPUTS_NULL_RENDER"] = "true"
+        // The MPD front end only where a test asks for it (with a port of its own: 6600 may be MPD's).
+        environment["CRATE_MPD_ADDRESS"] = "off"
     }
 
     /// The executables sit beside the test bundle in the build folder.

@@ -37,6 +37,11 @@ public struct LibraryService: Sendable {
         return mode
     }
 
+    /// The folders music lives in: the library folder copies are kept in, and those imported by reference.
+    public func musicFolders() throws -> [String] {
+        [settings.libraryFolder.path] + (try store.libraryRoots())
+    }
+
     /// The mode without storing anything, for status displays.
     public func currentImportMode() -> ImportMode {
         settings.importMode ?? (try? store.setting(Self.modeKey)).flatMap { $0.flatMap(ImportMode.init(rawValue:)) } ?? .default

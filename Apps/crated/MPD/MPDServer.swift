@@ -1,0 +1,130 @@
+import CrateCore
+import CrateDomain
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+
+/// crated's MPD protocol front end (Docs/MPD.md): a SwiftNIO listener on `mpd.address`; each connection is a
+/// `MPDSession` fed by its request lines and the daemon's events (for `idle`).
+struct MPDServer: Sendable {
+    let settings: MPDSettings
+    let commands: MPDCommands
+    let events: EventBus
+    let logger: Logger
+    /// Connections served at once; more are closed at once (as http.max_connections does for HTTP).
+    let maxConnections: Int
+
+    typealias Listener = NIOAsyncChannel<NIOAsyncChannel<String, ByteBuffer>, Never>
+
+    /// Binds the address; throws when it cannot (another MPD may hold port 6600).
+    func bind() async throws -> Listener {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: settings.host, port: settings.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MPDLineDecoder()))
+                    return try NIOAsyncChannel<String, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+
+    /// Serves until the task is cancelled.
+    func serve(_ listener: Listener) async {
+        let open = ConnectionCount()
+        // The playlist version changes with every queue change, whoever made it.
+        let versions = Task { [events, commands] in
+            for await event in events.subscribe() where event.subsystem == "queue" { commands.playlistVersion.bump() }
+        }
+        defer { versions.cancel() }
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await listener.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        guard open.enter(limit: maxConnections) else {
+                            logger.warning("mpd: more than \(maxConnections) connections; one refused")
+                            try? await connection.channel.close()
+                            continue
+                        }
+                        group.addTask {
+                            defer { open.leave() }
+                            await handle(connection)
+                        }
+                    }
+                }
+            }
+        } catch {
+            logger.warning("mpd: the listener stopped: \(ErrorText.describe(error))")
+        }
+    }
+
+    private func handle(_ connection: NIOAsyncChannel<String, ByteBuffer>) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                let (inputs, feed) = AsyncStream.makeStream(of: MPDInput.self)
+                let subscription = events.subscribe()
+                let reader = Task {
+                    do { for try await line in inbound { feed.yield(.line(line)) } } catch {}
+                    feed.yield(.end)
+                }
+                let watcher = Task {
+                    for await event in subscription {
+                        if let subsystem = MPDSession.subsystem(of: event) { feed.yield(.changed(subsystem)) }
+                    }
+                }
+                defer {
+                    reader.cancel()
+                    watcher.cancel()
+                }
+                var session = MPDSession(commands: commands, settings: settings)
+                try await outbound.write(ByteBuffer(string: "OK MPD \(MPDSession.protocolVersion)\n"))
+                for await input in inputs {
+                    let reply = await session.take(input)
+                    if !reply.text.isEmpty { try await outbound.write(ByteBuffer(string: reply.text)) }
+                    if reply.close { break }
+                }
+            }
+        } catch {
+            logger.debug("mpd: a connection ended: \(ErrorText.describe(error))")
+        }
+    }
+}
+
+/// Request lines: up to a line feed (a carriage return before it dropped), decoded as UTF-8. A line longer than
+/// 64 KiB ends the connection (MPD's own limit is about as large).
+struct MPDLineDecoder: ByteToMessageDecoder {
+    typealias InboundOut = String
+    static let maximumLine = 64 * 1024
+
+    struct LineTooLong: Error, CustomStringConvertible {
+        var description: String { "a request line longer than \(MPDLineDecoder.maximumLine) bytes" }
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
+            if buffer.readableBytes > Self.maximumLine { throw LineTooLong() }
+            return .needMoreData
+        }
+        guard var line = buffer.readString(length: newline - buffer.readerIndex) else { return .needMoreData }
+        buffer.moveReaderIndex(forwardBy: 1)
+        if line.hasSuffix("\r") { line.removeLast() }
+        context.fireChannelRead(wrapInboundOut(line))
+        return .continue
+    }
+}
+
+/// The connections open now.
+private final class ConnectionCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func enter(limit: Int) -> Bool {
+        lock.withLock {
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() { lock.withLock { count -= 1 } }
+}
