@@ -99,7 +99,9 @@ struct Crated: AsyncParsableCommand {
             return nil
         }
         let server = MPDServer(settings: settings,
-                               commands: MPDCommands(player: player, library: runtime.library, playlistVersion: MPDPlaylistVersion()),
+                               commands: MPDCommands(player: player, library: runtime.library,
+                                                     database: MPDDatabase(collection: runtime.collection, library: runtime.library),
+                                                     playlistVersion: MPDPlaylistVersion()),
                                events: player.events, logger: logger, maxConnections: runtime.settings.http.maxConnections)
         do {
             let listener = try await server.bind()

@@ -103,6 +103,49 @@ extension AppSuites {
             #expect(try session.send("playlistinfo 5") == "ACK [2@0] {playlistinfo} Bad song index\n")
         }
 
+        /// The database as MPD clients browse and search it: folders, tags, filter expressions, adding by URI.
+        @Test func mpcFindsListsBrowsesAndAdds() throws {
+            let setup = try Setup(queue: false)
+            defer { setup.daemon.stop() }
+            func lines(_ arguments: String...) throws -> [String] {
+                let result = try runTool("/usr/bin/mpc", ["--host", "127.0.0.1", "--port", "\(setup.port)"] + arguments)
+                #expect(result.status == 0, "mpc \(arguments): \(result.stderr)")
+                return result.stdout.split(separator: "\n").map(String.init)
+            }
+            #expect(try lines("list", "album") == ["Record", "Tape"])
+            #expect(try lines("list", "artist") == ["Band", "Other"])
+            #expect(try lines("-f", "%title%", "find", "album", "Record") == ["Song 1", "Song 2", "Song 3"])
+            #expect(try lines("-f", "%title%", "search", "title", "SONG 2") == ["Song 2"])
+            let top = try lines("ls")
+            #expect(top.count == 2 && top.allSatisfy { !$0.hasPrefix("/") }, "\(top)")
+            let record = try lines("-f", "%file%", "find", "album", "Record")
+            #expect(record.count == 3)
+            // Adding a folder queues its songs in order; findadd queues what a filter finds.
+            let folder = String(record[0].prefix { $0 != "/" })
+            #expect(try setup.mpc("add", folder).status == 0)
+            #expect(try setup.mpc("findadd", "artist", "Other").status == 0)
+            #expect(try lines("playlist").suffix(2) == ["Other - Side 1", "Other - Side 2"])
+            let queued = try setup.app.status(setup.daemon).queueLength
+            #expect(queued >= 5, "\(queued)")
+
+            let session = try MPDConnection(port: setup.port)
+            let tape = try session.send(#"find "(album == \"Tape\")""#)
+            #expect(tape.components(separatedBy: "file: ").count - 1 == 2, "\(tape)")
+            let notBand = try session.send(#"find "(!(artist == \"Band\"))" sort title"#)
+            #expect(notBand.contains("Title: Side 1") && !notBand.contains("Title: Song"), "\(notBand)")
+            let both = try session.send(#"search "((album contains 'rec') AND (title == 'Song 3'))""#)
+            #expect(both.contains("Title: Song 3") && both.components(separatedBy: "file: ").count - 1 == 1, "\(both)")
+            #expect(try session.send("list album group albumartist") == "AlbumArtist: Band\nAlbum: Record\nAlbumArtist: Other\nAlbum: Tape\nOK\n")
+            #expect(try session.send("count album Record").hasPrefix("songs: 3\nplaytime: "))
+            let added = try session.send("addid \"\(record[2])\" 0")
+            #expect(added.hasPrefix("Id: ") && added.hasSuffix("OK\n"), "\(added)")
+            #expect(try setup.app.status(setup.daemon).queueLength == queued + 1)
+            #expect(try session.send("add no/such/folder") == "ACK [50@0] {add} No such directory\n")
+            #expect(try session.send(#"find "(colour == 'red')""#) == "ACK [2@0] {find} Unknown filter type: colour\n")
+            let stats = try session.send("stats")
+            #expect(stats.contains("songs: 5\n") && stats.contains("albums: 2\n") && stats.contains("artists: 2\n"), "\(stats)")
+        }
+
         /// The port is taken (MPD may run there): crated runs on and says why its front end is off.
         @Test func aTakenPortLeavesTheDaemonRunningAndSaysWhy() throws {
             let first = try Setup(queue: false)

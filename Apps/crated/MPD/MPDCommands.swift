@@ -7,10 +7,14 @@ import Foundation
 struct MPDCommands: Sendable {
     let player: PlayerService
     let library: LibraryService
+    let database: MPDDatabase
     let playlistVersion: MPDPlaylistVersion
+    /// When the front end started, for `stats`.
+    let started = Date()
 
     /// In MPD's order of `commands`' output (alphabetical).
-    static let names: [String] = [
+    static let names: [String] = (playerNames + databaseNames).sorted()
+    static let playerNames: [String] = [
         "clear", "close", "commands", "consume", "crossfade", "currentsong", "delete", "deleteid", "getvol", "idle",
         "move", "next", "noidle", "notcommands", "outputs", "password", "pause", "ping", "play", "playid",
         "playlistid", "playlistinfo", "previous", "random", "repeat", "seek", "seekcur", "seekid", "setvol", "single",
@@ -37,6 +41,7 @@ struct MPDCommands: Sendable {
     }
 
     private func dispatch(_ name: String, _ args: [String]) async throws -> String {
+        if let reply = try await runDatabase(name, args) { return reply }
         switch name {
         case "ping": return ""
         case "commands": return Self.names.map { "command: \($0)\n" }.joined()
@@ -45,8 +50,11 @@ struct MPDCommands: Sendable {
         case "urlhandlers": return "handler: http://\nhandler: https://\n"
         case "outputs": return "outputid: 0\noutputname: crate\nplugin: crate\noutputenabled: 1\n"
         case "stats":
-            let status = try await player.status()
-            return "playtime: \(Int(status.elapsed))\n"
+            let songs = try database.snapshot().songs
+            let artists = Set(songs.map(\.track.artist)).count, albums = Set(songs.map(\.track.albumID)).count
+            let playtime = Int(songs.reduce(0) { $0 + $1.track.duration }.rounded())
+            return "artists: \(artists)\nalbums: \(albums)\nsongs: \(songs.count)\nuptime: \(Int(-started.timeIntervalSinceNow))\n"
+                + "db_playtime: \(playtime)\nplaytime: 0\n"
         case "status": return try await statusText()
         case "currentsong":
             guard let entry = try await player.status().entry else { return "" }

@@ -32,9 +32,13 @@ struct MPDServer: Sendable {
     /// Serves until the task is cancelled.
     func serve(_ listener: Listener) async {
         let open = ConnectionCount()
-        // The playlist version changes with every queue change, whoever made it.
+        // The playlist version changes with every queue change, whoever made it; the database is read again after
+        // the library changed.
         let versions = Task { [events, commands] in
-            for await event in events.subscribe() where event.subsystem == "queue" { commands.playlistVersion.bump() }
+            for await event in events.subscribe() {
+                if event.subsystem == "queue" { commands.playlistVersion.bump() }
+                if event.subsystem == "library" { commands.database.invalidate() }
+            }
         }
         defer { versions.cancel() }
         do {

@@ -16,9 +16,14 @@ enum MPDSongText {
         return named.isEmpty ? relative : named + "/" + relative
     }
 
+    /// A queue entry: the song, its place (`Pos`, 0-based) and its id.
     static func song(_ entry: QueueEntry, folders: [String]) -> String {
-        let t = entry.track
-        var out = "file: \(MPDArguments.value(uri(t, folders: folders)))\n"
+        song(entry.track, uri: uri(entry.track, folders: folders)) + "Pos: \(entry.index - 1)\nId: \(entry.id)\n"
+    }
+
+    /// A song of the library: `file:`, its tags, `Time` and `duration`.
+    static func song(_ t: Track, uri: String) -> String {
+        var out = "file: \(MPDArguments.value(uri))\n"
         func field(_ name: String, _ value: String?) {
             guard let value, !value.isEmpty else { return }
             out += "\(name): \(MPDArguments.value(value))\n"
@@ -30,12 +35,11 @@ enum MPDSongText {
         field("Track", t.trackNumber.map(String.init))
         field("Disc", t.discNumber.map(String.init))
         field("Date", t.date)
-        field("Genre", t.genre)
+        for genre in (t.genre ?? "").components(separatedBy: "; ") { field("Genre", genre) }
         if t.duration > 0 {
             out += "Time: \(Int(t.duration.rounded()))\n"
             out += "duration: \(String(format: "%.3f", t.duration))\n"
         }
-        out += "Pos: \(entry.index - 1)\nId: \(entry.id)\n"
         return out
     }
 }
