@@ -52,8 +52,8 @@ log() { echo "player.sh: $*" >&2; }
 MPD_WHY=""   # why MPD is left out, when it is
 
 # --- Debian packages, installed only when missing (root only) --------------------------------------
-apt_install sox ffmpeg pulseaudio pulseaudio-utils curl || die "cannot install the tools this benchmark needs"
-for tool in sox ffmpeg pulseaudio pactl curl awk; do
+apt_install sox ffmpeg pulseaudio pulseaudio-utils curl python3 || die "cannot install the tools this benchmark needs"
+for tool in sox ffmpeg pulseaudio pactl curl awk python3; do
     command -v "$tool" >/dev/null || die "$tool not found"
 done
 if ((USE_MPD)); then
@@ -140,14 +140,6 @@ API="http://127.0.0.1:$CRATED_PORT/api/v1"
 CRATE_ENV=(CRATE_DATA_DIRECTORY="$WORK/data" CRATE_HTTP_ADDRESS="127.0.0.1:$CRATED_PORT"
            XDG_CONFIG_HOME="$WORK/config" PULSE_SERVER="$PULSE_SERVER")
 
-# crate_latency_run: one play-album command; sets LAT_US to the microseconds from just before curl
-# starts to the status poll that first shows playing with elapsed > 0 (polls every 5 ms).
-crate_latency_run() {
-    crate_play_latency queue/play-album '{"albumID":1}'
-    crate_post player/stop '' >/dev/null
-    sleep "$GAP"
-}
-
 declare -A LAT_MEDIAN LAT_P95 RSS
 # crate_latency LABEL: LABEL is an output plugin, or pulse20 (pulse with the 20 ms recorder).
 crate_latency() {
@@ -155,13 +147,13 @@ crate_latency() {
     [[ "$output" != pulse20 ]] || start_recorder
     start_crated CRATE_OUTPUT_PLUGIN="${output%20}"
     log "crated, output $output: $RUNS play-album commands (+1 warm-up)"
-    crate_latency_run
-    for ((run = 1; run <= RUNS; run++)); do
-        crate_latency_run
-        runs+=" $(us_to_ms "$LAT_US")"
-    done
+    runs="$(python3 Benchmarks/play_latency.py crated "$CRATED_PORT" "$RUNS" "$GAP")" || die "the crated latency run failed"
     LAT_MEDIAN[crate-$output]="$(median "$runs")"
     LAT_P95[crate-$output]="$(p95 "$runs")"
+    log "  ms:$runs"
+    log "crated, output $output: $RUNS play commands on the queue it holds (+1 warm-up)"
+    runs="$(python3 Benchmarks/play_latency.py crated-held "$CRATED_PORT" "$RUNS" "$GAP")" || die "the crated latency run failed"
+    LAT_MEDIAN[held-$output]="$(median "$runs")"
     log "  ms:$runs"
     stop_crated
     stop_recorder
@@ -210,23 +202,12 @@ start_mpd() {
     return 1
 }
 
-# mpd_latency_run: `play` after `mpc add` of the first track; LAT_US as for crated, polling the
-# protocol's `status` (what `mpc status` reads; mpc itself shows elapsed in whole seconds only).
-mpd_latency_run() {
-    mpd_play_latency "$MPD_URI"
-    sleep "$GAP"
-}
-
 mpd_latency() {
     local output="$1" runs=""
     [[ "$output" != pulse20 ]] || start_recorder
     mpcc -q enable only "${output%20}" >&2
     log "MPD, output $output: $RUNS play commands (+1 warm-up)"
-    mpd_latency_run
-    for ((run = 1; run <= RUNS; run++)); do
-        mpd_latency_run
-        runs+=" $(us_to_ms "$LAT_US")"
-    done
+    runs="$(python3 Benchmarks/play_latency.py mpd "$MPD_PORT" "$RUNS" "$GAP" "$MPD_URI")" || die "the MPD latency run failed"
     LAT_MEDIAN[mpd-$output]="$(median "$runs")"
     LAT_P95[mpd-$output]="$(p95 "$runs")"
     log "  ms:$runs"
@@ -424,23 +405,27 @@ echo "- library: 1 album, 4 FLAC tracks of 60 s, 44.1 kHz 16-bit stereo (sox + f
 echo
 echo "## Play latency: HTTP play command to the first chunk written to the output"
 echo
-echo "From just before \`POST /api/v1/queue/play-album {\"albumID\":1}\` is sent (over /dev/tcp from bash, as every poll) until"
-echo "\`GET /api/v1/player\` first reports \`state == playing\` and \`elapsed > 0\` (crated logs nothing"
-echo "when the first sample is written; elapsed counts the frames the engine has written, so > 0 means"
-echo "its first 4096-frame chunk is written). Polled every 5 ms over a fresh connection from bash builtins."
-echo "MPD: \`play\` (sent the same way) after \`mpc add\` of the first track, polling the protocol's \`status\` until"
+echo "Both measured by one client, Benchmarks/play_latency.py: from just before"
+echo "\`POST /api/v1/queue/play-album {\"albumID\":1}\` is sent until \`GET /api/v1/player\` first reports"
+echo "\`state == playing\` and \`elapsed > 0\` (elapsed counts the frames the engine has written, so > 0 means"
+echo "its first 4096-frame chunk is written), polled every 1 ms over a fresh connection."
+echo "MPD: \`play\` after \`add\` of the first track, polling the protocol's \`status\` until"
 echo "\`state: play\` with \`elapsed > 0\`. Median and p95 of $RUNS runs after one warm-up, milliseconds;"
 echo "ratio = MPD median / Crate median (> 1: Crate is faster)."
 echo
-echo "| output | Crate median | Crate p95 | MPD median | MPD p95 | ratio |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "Crate, queue held: \`POST /api/v1/player/play {\"index\":1}\` on the album queued once, as MPD's \`play\` on"
+echo "the track it holds; ratio held = MPD median / that median."
+echo
+echo "| output | Crate median | Crate p95 | MPD median | MPD p95 | ratio | Crate median, queue held | ratio held |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 declare -A OUTPUT_LABEL=([null]="null" [wav]="wav (file in the data folder)" [pulse]="pulse (null sink, nothing else attached)"
                          [pulse20]="pulse (null sink + a 20 ms monitor recorder)")
 for output in null wav pulse pulse20; do
     cm=${LAT_MEDIAN[crate-$output]} cp=${LAT_P95[crate-$output]}
     mm="-" mp="-"
     if ((USE_MPD)) && [[ "$output" != wav ]]; then mm=${LAT_MEDIAN[mpd-$output]} mp=${LAT_P95[mpd-$output]}; fi
-    echo "| ${OUTPUT_LABEL[$output]} | $cm | $cp | $mm | $mp | $(ratio "$mm" "$cm") |"
+    hm=${LAT_MEDIAN[held-$output]}
+    echo "| ${OUTPUT_LABEL[$output]} | $cm | $cp | $mm | $mp | $(ratio "$mm" "$cm") | $hm | $(ratio "$mm" "$hm") |"
 done
 echo
 echo "Each run: play, wait for the first chunk, stop, wait $GAP s. Crate's null output writes as fast as the"
