@@ -51,45 +51,47 @@ struct AppHarness {
     }
 
     func crate(arguments: [String], env: [String: String] = [:], prefix: [String] = []) throws -> Result {
-        let process = Process()
-        let binary = Self.binary("crate")
-        if prefix.isEmpty {
-            process.executableURL = binary
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = prefix + [binary.path] + arguments
-        }
-        process.environment = environment.merging(env) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                      stderr: String(decoding: e, as: UTF8.self))
+        let binary = Self.binary("crate").path
+        return try runTool(prefix.isEmpty ? binary : "/usr/bin/env", prefix.isEmpty ? arguments : prefix + [binary] + arguments,
+                           environment: environment.merging(env) { $1 })
     }
 
-    /// Makes a small library: a 3-track FLAC album, a 2-track MP3 album, and one broken file.
-    func makeMusic() throws -> URL {
+    /// Makes a small library: a 3-track FLAC album, a 2-track MP3 album (`frames` each, 0.5 s by default), and one
+    /// broken file.
+    func makeMusic(frames: Int = 22050) throws -> URL {
         let music = home.appendingPathComponent("music")
         let flac = music.appendingPathComponent("Band/Record")
         let mp3 = music.appendingPathComponent("Other/Tape")
         for dir in [flac, mp3] { try FileManager.default.createDirectory(at: flac == dir ? flac : mp3, withIntermediateDirectories: true) }
         for n in 1...3 {
-            try Fixture.encode(.flac, to: flac.appendingPathComponent("0\(n).flac"), frames: 22050,
+            try Fixture.encode(.flac, to: flac.appendingPathComponent("0\(n).flac"), frames: frames,
                                tags: ["title": "Song \(n)", "artist": "Band", "album": "Record", "date": "2001", "track": "\(n)/3"])
         }
         for n in 1...2 {
-            try Fixture.encode(.mp3, to: mp3.appendingPathComponent("0\(n).mp3"), frames: 22050,
+            try Fixture.encode(.mp3, to: mp3.appendingPathComponent("0\(n).mp3"), frames: frames,
                                tags: ["title": "Side \(n)", "artist": "Other", "album": "Tape", "track": "\(n)"])
         }
         try Data("not audio at all".utf8).write(to: flac.appendingPathComponent("04 broken.flac"))
         return music
     }
+}
+
+/// Runs a program to completion with this process's environment (or `environment`); status and both outputs.
+func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> AppHarness.Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return AppHarness.Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                             stderr: String(decoding: e, as: UTF8.self))
 }
 
 func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {

@@ -15,9 +15,10 @@ extension AppSuites {
 
             init(extra: [String: String] = [:], queue: Bool = true) throws {
                 app = try AppHarness()
-                _ = try app.crate("import", try app.makeMusic().path)
+                // Tracks of 60 s played by the null output at the sample clock: nothing ends while the test looks,
+                // however slow the machine.
+                _ = try app.crate("import", try app.makeMusic(frames: 44100 * 60).path)
                 port = try Fixture.freePort()
-                // The null output at the sample clock: the album lasts its 1.5 s per track while the test looks.
                 daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "null", "CRATE_OUTPUTS_NULL_RENDER": "false",
                                                  "CRATE_MPD_ADDRESS": "127.0.0.1:\(port)"].merging(extra) { $1 })
                 if queue {
@@ -229,20 +230,3 @@ final class MPDConnection {
     }
 }
 
-/// Runs a program to completion with this process's environment (or `environment`); status and both outputs.
-func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> AppHarness.Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return AppHarness.Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                             stderr: String(decoding: e, as: UTF8.self))
-}
