@@ -85,6 +85,16 @@ extension AppSuites {
             #expect((try? String(contentsOf: out, encoding: .utf8))?.contains("mixer") == true)
         }
 
+        /// A playlist made elsewhere (the CLI) is a `stored_playlist` change; one made before the `idle` is kept for it.
+        @Test func playlistChangesWakeStoredPlaylistIdle() throws {
+            let setup = try Setup(queue: false)
+            defer { setup.daemon.stop() }
+            let session = try MPDConnection(port: setup.port)
+            let created = try setup.app.crate("playlist", "create", "Road", "Trip", env: setup.daemon.env)
+            #expect(created.status == 0, "\(created.stderr)")
+            #expect(try session.send("idle stored_playlist") == "changed: stored_playlist\nOK\n")
+        }
+
         @Test func commandListsErrorsAndUnknownCommandsAnswerAsMPDDoes() throws {
             let setup = try Setup()
             defer { setup.daemon.stop() }

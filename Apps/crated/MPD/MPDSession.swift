@@ -41,8 +41,8 @@ struct MPDSession {
         case "queue": "playlist"
         case "mixer": "mixer"
         case "options": "options"
-        case "library": "database"
-        case "playlists": "stored_playlist"
+        // Playlists are library events ("playlist 3 renamed"): MPD names those stored_playlist.
+        case "library": event.detail?.hasPrefix("playlist") == true ? "stored_playlist" : "database"
         default: nil
         }
     }
