@@ -17,6 +17,11 @@ extension PlayerService {
         try store.queue(offset: max(0, offset), limit: max(0, limit))
     }
 
+    /// The queued entry `id` (with its place), or nil when it is no longer queued.
+    public func entry(id: Int64) throws -> QueueEntry? {
+        try store.queueEntry(id: id)
+    }
+
     /// Starts `trackIDs[index...]` as the new queue (selecting a track inside an album, playlist or list).
     public func playList(_ trackIDs: [Int64], from index: Int = 0, albumLock: Bool = false, playlistID: Int64? = nil) throws {
         guard trackIDs.indices.contains(index) else {

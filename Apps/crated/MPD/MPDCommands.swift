@@ -111,16 +111,16 @@ struct MPDCommands: Sendable {
             throw MPDError(.argument, "Crate plays albums gaplessly: crossfade is not supported")
 
         case "playlistinfo", "playlistid":
-            let entries = try await player.queue(offset: 0, limit: 1_000_000)
+            // One entry or one page is read, not the whole queue.
             let chosen: [QueueEntry]
             if name == "playlistid", let id = try Self.optionalNumber(args, 0) {
-                chosen = entries.filter { $0.id == Int64(id) }
-                guard !chosen.isEmpty else { throw MPDError(.noExist, "No such song") }
+                guard let entry = try await player.entry(id: Int64(id)) else { throw MPDError(.noExist, "No such song") }
+                chosen = [entry]
             } else if name == "playlistinfo", let range = try Self.optionalRange(args, 0) {
-                guard range.lowerBound < entries.count || range.isEmpty else { throw MPDError(.argument, "Bad song index") }
-                chosen = Array(entries[min(range.lowerBound, entries.count)..<min(range.upperBound, entries.count)])
+                chosen = try await player.queue(offset: range.lowerBound, limit: range.count)
+                guard !chosen.isEmpty || range.isEmpty else { throw MPDError(.argument, "Bad song index") }
             } else {
-                chosen = entries
+                chosen = try await player.queue(offset: 0, limit: Int(Int32.max))
             }
             let folders = try library.musicFolders()
             return chosen.map { MPDSongText.song($0, folders: folders) }.joined()
@@ -176,9 +176,7 @@ struct MPDCommands: Sendable {
 
     /// The 1-based queue index of entry `id`.
     private func index(ofEntry id: Int64) async throws -> Int {
-        guard let entry = try await player.queue(offset: 0, limit: 1_000_000).first(where: { $0.id == id }) else {
-            throw MPDError(.noExist, "No such song")
-        }
+        guard let entry = try await player.entry(id: id) else { throw MPDError(.noExist, "No such song") }
         return entry.index
     }
 
