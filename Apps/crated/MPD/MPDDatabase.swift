@@ -21,6 +21,8 @@ final class MPDDatabase: @unchecked Sendable {
     private let library: LibraryService
     private let lock = NSLock()
     private var current: Snapshot?
+    /// Counts invalidations: a snapshot read while the library changed is used once but not kept.
+    private var generation = 0
 
     init(collection: MusicCollection, library: LibraryService) {
         self.collection = collection
@@ -28,10 +30,16 @@ final class MPDDatabase: @unchecked Sendable {
     }
 
     /// The library changed: the next request reads it again.
-    func invalidate() { lock.withLock { current = nil } }
+    func invalidate() {
+        lock.withLock {
+            current = nil
+            generation += 1
+        }
+    }
 
     func snapshot() throws -> Snapshot {
-        if let current = lock.withLock({ current }) { return current }
+        let (cached, started) = lock.withLock { (current, generation) }
+        if let cached { return cached }
         let folders = try library.musicFolders()
         var tracks: [Track] = []
         let page = 5000
@@ -42,7 +50,7 @@ final class MPDDatabase: @unchecked Sendable {
         }
         let songs = tracks.map { Song(uri: MPDSongText.uri($0, folders: folders), track: $0) }.sorted { $0.uri < $1.uri }
         let built = Snapshot(songs: songs, byURI: Dictionary(songs.enumerated().map { ($1.uri, $0) }) { first, _ in first })
-        lock.withLock { current = built }
+        lock.withLock { if generation == started { current = built } }
         return built
     }
 }
