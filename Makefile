@@ -47,7 +47,7 @@ test: test-deps
 	scripts/check-boundaries.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	.build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
+	.build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser Tests/Integration
 	scripts/fuzz.sh 20
 
 clean:

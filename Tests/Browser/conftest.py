@@ -46,6 +46,8 @@ class Crate:
         self.env.update({
             "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "CRATE_DATA_DIRECTORY": str(home / "data"),
             "CRATE_OUTPUT_PLUGIN": "null", "CRATE_OUTPUTS_NULL_RENDER": "true",
+            # The MPD front end stays off: tests run side by side, and port 6600 may be MPD's own.
+            "CRATE_MPD_ADDRESS": "off",
         })
         self.process = None
         self.port = None
