@@ -57,6 +57,8 @@ let package = Package(
         system("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
+        // The MPRIS front end's session bus (crated only).
+        system("CDBus", pkgConfig: "dbus-1", apt: "libdbus-1-dev"),
         system("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev"),
         // FFmpeg (libavformat-dev libavcodec-dev libswresample-dev libavutil-dev): its headers at build time, its
         // libraries loaded when first used (Plugins/System/CFFmpeg/include/CFFmpeg.h says why).
@@ -120,7 +122,7 @@ let package = Package(
             "CrateCore", "CratePlugins", "CrateClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
-            "CrateCore", "CratePlugins", "CZlib", .product(name: "Hummingbird", package: "hummingbird"),
+            "CrateCore", "CratePlugins", "CZlib", "CDBus", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -64,6 +64,7 @@ struct Config: AsyncParsableCommand {
             row("http.idle_timeout", "\(s.http.idleTimeoutSeconds)"),
             row("mpd.address", s.mpd.enabled ? s.mpd.address : "off"),
             row("mpd.password", s.mpd.password == nil ? "" : "(set)"),
+            row("mpris.enabled", String(s.mprisEnabled)),
             row("log.level", s.logLevel),
             // Config wins; else the mode the first import stored; else copy.
             row("import.mode", (s.importMode ?? storedMode ?? .default).rawValue,

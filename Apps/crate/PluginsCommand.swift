@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrateClient
 import CrateCore
 import CrateDomain
 
@@ -24,7 +25,21 @@ struct Plugins: AsyncParsableCommand {
         } catch {
             print("\nOutput: none — \(error)")
         }
+        // The front ends are the daemon's: it says which serve, and why the others do not.
+        guard let daemon = try await options.daemon() else {
+            print("\nFront ends: crated is not running")
+            return
+        }
+        print("\nFront ends (crated at \(daemon.address)):")
+        for end in try await daemon.send("GET", "/api/v1/health", as: DaemonHealth.self).frontEnds ?? [] {
+            print("  " + pad(end.name, 8) + pad(end.running ? "on" : "off", 5) + end.detail)
+        }
     }
+}
+
+/// The part of `GET /api/v1/health` this command reads.
+private struct DaemonHealth: Decodable {
+    var frontEnds: [FrontEndStatus]?
 }
 
 func pad(_ s: String, _ width: Int) -> String {

@@ -6,7 +6,7 @@ public import Hummingbird
 /// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.
 enum APIRouter {
     static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs, feeds: FeedService,
-                     web: WebAssets) -> Router<BasicRequestContext> {
+                     web: WebAssets, frontEnds: FrontEnds) -> Router<BasicRequestContext> {
         let started = Date()
         let router = Router()
         // The door first: requests it refuses reach no handler (and do no work).
@@ -17,7 +17,7 @@ enum APIRouter {
         let api = router.group("api/v1")
         api.get("health") { _, _ in
             Health(status: "ok", version: CrateVersion.string, uptimeSeconds: Date().timeIntervalSince(started),
-                   library: try runtime.collection.counts())
+                   library: try runtime.collection.counts(), frontEnds: frontEnds.all)
         }
         api.get("plugins") { _, _ in runtime.pluginDescriptors() }
         api.get("albums/:id") { _, context in try album(runtime, context) }
@@ -50,6 +50,7 @@ struct Health: ResponseEncodable {
     var version: String
     var uptimeSeconds: Double
     var library: LibraryCounts
+    var frontEnds: [FrontEndStatus]
 }
 
 extension Album: ResponseEncodable {}

@@ -66,8 +66,12 @@ struct Crated: AsyncParsableCommand {
             logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
         }
         let http = runtime.settings.http
-        let mpd = await startMPD(runtime: runtime, player: player, logger: logger)
+        let frontEnds = FrontEnds()
+        frontEnds.set("http", running: true, "\(runtime.settings.httpHost):\(runtime.settings.httpPort)\(http.token != nil ? ", a token is required" : "")")
+        let mpd = await startMPD(runtime: runtime, player: player, jobs: jobs, frontEnds: frontEnds, logger: logger)
         defer { mpd?.cancel() }
+        let mpris = startMPRIS(runtime: runtime, player: player, frontEnds: frontEnds, logger: logger)
+        defer { mpris?.cancel() }
         if http.token != nil { logger.info("http: a token is required for every request") }
         let web = WebAssets.load()
         if let problem = web.problem {
@@ -76,7 +80,7 @@ struct Crated: AsyncParsableCommand {
             logger.info("web page: http://\(runtime.settings.httpHost):\(runtime.settings.httpPort)/")
         }
         let app = Application(
-            router: APIRouter.make(runtime: runtime, player: player, jobs: jobs, feeds: feeds, web: web),
+            router: APIRouter.make(runtime: runtime, player: player, jobs: jobs, feeds: feeds, web: web, frontEnds: frontEnds),
             // A connection without a complete request for idle_timeout seconds is closed (slow and idle clients).
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(http.idleTimeoutSeconds)))),
             configuration: .init(address: .hostname(runtime.settings.httpHost, port: runtime.settings.httpPort),
@@ -90,25 +94,58 @@ struct Crated: AsyncParsableCommand {
         logger.info("crated stopped")
     }
 
+    /// The MPRIS front end on the session bus, unless `mpris.enabled: false`; without a bus (a server, CI) it
+    /// declines and says why.
+    private func startMPRIS(runtime: CrateRuntime, player: PlayerService, frontEnds: FrontEnds, logger: Logger) -> Task<Void, Never>? {
+        guard runtime.settings.mprisEnabled else {
+            frontEnds.set("mpris", running: false, "off: mpris.enabled is false")
+            return nil
+        }
+        let bus: SessionBus
+        do {
+            bus = try SessionBus.connect(name: MPRISServer.busName)
+        } catch {
+            logger.info("mpris: off: \(error)")
+            frontEnds.set("mpris", running: false, "off: \(error)")
+            return nil
+        }
+        let mimeTypes = Array(Set(runtime.decoders.plugins.flatMap(\.mimeTypes))).sorted()
+        let server = MPRISServer(bus: bus, player: player, collection: runtime.collection, library: runtime.library,
+                                 mimeTypes: mimeTypes, logger: logger)
+        logger.info("mpris: \(MPRISServer.busName) on the session bus")
+        frontEnds.set("mpris", running: true, "\(MPRISServer.busName) on the session bus")
+        return Task {
+            do { try await server.serve() } catch {
+                logger.warning("mpris: stopped: \(ErrorText.describe(error))")
+                frontEnds.set("mpris", running: false, "off: \(ErrorText.describe(error))")
+            }
+        }
+    }
+
     /// The MPD protocol front end, unless `mpd.address: off`. When its port is taken (MPD itself may run there)
     /// crated runs on without it and says why.
-    private func startMPD(runtime: CrateRuntime, player: PlayerService, logger: Logger) async -> Task<Void, Never>? {
+    private func startMPD(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs, frontEnds: FrontEnds, logger: Logger) async -> Task<Void, Never>? {
         let settings = runtime.settings.mpd
         guard settings.enabled else {
             logger.info("mpd: off (mpd.address: off)")
+            frontEnds.set("mpd", running: false, "off: mpd.address is off")
             return nil
         }
         let server = MPDServer(settings: settings,
-                               commands: MPDCommands(player: player, library: runtime.library,
+                               commands: MPDCommands(player: player, library: runtime.library, collection: runtime.collection,
+                                                     jobs: jobs, decoders: runtime.decoders.plugins, events: player.events,
                                                      database: MPDDatabase(collection: runtime.collection, library: runtime.library),
-                                                     playlistVersion: MPDPlaylistVersion()),
+                                                     playlistVersion: MPDPlaylistVersion(), updates: MPDUpdateCounter()),
                                events: player.events, logger: logger, maxConnections: runtime.settings.http.maxConnections)
         do {
             let listener = try await server.bind()
             logger.info("mpd: MPD clients can connect to \(settings.address)")
+            frontEnds.set("mpd", running: true, "\(settings.address)\(settings.password != nil ? ", a password is required" : "")")
             return Task { await server.serve(listener) }
         } catch {
-            logger.warning("mpd: the MPD front end is off: cannot listen on \(settings.address) (\(ErrorText.describe(error)); is MPD running?)")
+            let why = "cannot listen on \(settings.address) (\(ErrorText.describe(error)); is MPD running?)"
+            logger.warning("mpd: the MPD front end is off: \(why)")
+            frontEnds.set("mpd", running: false, "off: \(why)")
             return nil
         }
     }

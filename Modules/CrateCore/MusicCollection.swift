@@ -20,6 +20,8 @@ public struct MusicCollection: Sendable {
     public func albums(ids: [Int64]) throws -> [Album] { try store.albums(ids: ids) }
     public func resolveAlbum(_ query: String) throws -> Album { try store.resolveAlbum(query) }
     public func track(id: Int64) throws -> Track? { try store.track(id: id) }
+    /// The library's track for a file, by its full path (or a path it is known by).
+    public func trackID(path: String) throws -> Int64? { try store.trackIDs(forPaths: [path])[path] }
     public func tracks(albumID: Int64) throws -> [Track] { try store.tracks(albumID: albumID) }
     public func tracks(sort: ListSort<TrackSort>, offset: Int = 0, limit: Int = 500) throws -> [Track] {
         try store.tracks(sort: sort, offset: offset, limit: limit)

@@ -102,6 +102,45 @@ extension PlayerService {
         try queueChanged("moved \(from) to \(to)")
     }
 
+    /// Moves the entries at 1-based `range` as one block, so that its first entry ends up at `to` (MPD's
+    /// `move START:END TO`): one transaction and one queue event.
+    public func move(range: ClosedRange<Int>, to: Int) throws {
+        let count = try store.queueCount()
+        guard range.lowerBound >= 1, range.upperBound <= count else {
+            throw PlayerError.noSuchEntry(index: range.lowerBound < 1 ? range.lowerBound : range.upperBound, count: count)
+        }
+        guard (1...(count - range.count + 1)).contains(to) else { throw PlayerError.noSuchEntry(index: to, count: count) }
+        let span = min(range.lowerBound, to)...max(range.upperBound, to + range.count - 1)
+        var ids = try store.queue(offset: span.lowerBound - 1, limit: span.count).map(\.id)
+        let first = range.lowerBound - span.lowerBound
+        let block = Array(ids[first..<first + range.count])
+        ids.removeSubrange(first..<first + range.count)
+        ids.insert(contentsOf: block, at: to - span.lowerBound)
+        try store.reorderQueue(ids)
+        try queueChanged("moved \(range.lowerBound)–\(range.upperBound) to \(to)")
+    }
+
+    /// Shuffles the entries at 1-based `range` (default: the whole queue) by album: each run of one album's
+    /// consecutive entries moves as a block, in its own order (albums are never shuffled inside).
+    public func shuffleQueue(_ range: ClosedRange<Int>? = nil) throws {
+        let count = try store.queueCount()
+        guard count > 1 else { return }
+        let span = range ?? 1...count
+        guard span.lowerBound >= 1, span.upperBound <= count else {
+            throw PlayerError.invalidValue("the queue has \(count) entries; \(span.lowerBound)–\(span.upperBound) is outside it")
+        }
+        let entries = try store.queue(offset: span.lowerBound - 1, limit: span.count)
+        var runs: [[Int64]] = []
+        var lastAlbum: Int64?
+        for entry in entries {
+            if entry.track.albumID == lastAlbum, !runs.isEmpty { runs[runs.count - 1].append(entry.id) } else { runs.append([entry.id]) }
+            lastAlbum = entry.track.albumID
+        }
+        guard runs.count > 1 else { return }
+        try store.reorderQueue(runs.shuffled().flatMap { $0 })
+        try queueChanged("shuffled \(span.lowerBound)–\(span.upperBound)")
+    }
+
     public func clear() throws {
         stop()
         current = nil

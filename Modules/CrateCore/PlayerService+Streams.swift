@@ -7,9 +7,13 @@ import Foundation
 extension PlayerService {
     /// Replaces the queue with the stream at `url` and plays it.
     public func playURL(_ text: String) throws {
+        try playList([try streamTrack(text)])
+    }
+
+    /// The track that stands for the stream at `url` (made on first use), to queue it without playing.
+    public func streamTrack(_ text: String) throws -> Int64 {
         let url = try Station.streamURL(text)
-        let track = try store.streamTrack(url: url, title: try store.stations().first { $0.url == url.absoluteString }?.name ?? url.absoluteString)
-        try playList([track])
+        return try store.streamTrack(url: url, title: try store.stations().first { $0.url == url.absoluteString }?.name ?? url.absoluteString)
     }
 
     public func playStation(_ id: Int64) throws {

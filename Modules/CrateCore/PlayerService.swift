@@ -31,6 +31,8 @@ public actor PlayerService {
     var streamTitles: [Int64: String] = [:]
     /// With stop-after-album: the first entry of the next album, where playback pauses.
     var borderEntry: QueueEntry?
+    /// The entry handed to the engine to follow the current one (gapless), for `upcomingEntry()`.
+    var upcoming: QueueEntry?
     /// Entry ids by token for items handed to the engine.
     var handed: [UInt64: QueueEntry] = [:]
     /// The loudness gain chosen for each item handed to the engine (PlayerService+Loudness.swift).
@@ -236,7 +238,14 @@ public actor PlayerService {
             next = nil
         }
         let item = try next.flatMap { try engineItem(for: $0, at: 0) }
+        upcoming = item == nil ? nil : next
         engine.setNext(item, after: token)
+    }
+
+    /// The entry that plays after the current one, as handed to the engine (MPD's `nextsong`); nil when stopped.
+    public func upcomingEntry() throws -> QueueEntry? {
+        guard state != .stopped, let upcoming else { return nil }
+        return try store.queueEntry(id: upcoming.id)
     }
 
     /// After a queue or mode change: what follows the current entry may have changed.

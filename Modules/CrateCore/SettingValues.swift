@@ -16,7 +16,7 @@ public enum SettingsLoader {
         "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
         "http.address", "http.allowed_hosts",
         "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
-        "http.max_connections", "http.idle_timeout", "mpd.address", "mpd.password", "log.level",
+        "http.max_connections", "http.idle_timeout", "mpd.address", "mpd.password", "mpris.enabled", "log.level",
         "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
         "player.replaygain", "player.replaygain_preamp", "player.replaygain_prevent_clipping",
     ]

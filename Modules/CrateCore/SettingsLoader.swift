@@ -79,6 +79,7 @@ extension SettingsLoader {
             }
         }
         if let v = string("mpd.password"), !v.isEmpty { s.mpd.password = v }
+        if let v = string("mpris.enabled") { s.mprisEnabled = try boolean(v, key: "mpris.enabled") }
         if let v = string("log.level") {
             guard Settings.logLevels.contains(v) else {
                 throw ConfigError.invalidValue(key: "log.level", value: v, accepted: Settings.logLevels.joined(separator: ", "))

@@ -102,6 +102,23 @@ extension LibraryStore {
         }
     }
 
+    /// Puts entries `ids` in the given order, in the places they held together (the rest of the queue stays put):
+    /// one transaction, however many entries move.
+    public func reorderQueue(_ ids: [Int64]) throws {
+        try write { db in
+            var places: [Double] = []
+            for id in ids {
+                guard let place = try Double.fetchOne(db, sql: "SELECT position FROM queue_entry WHERE id = ?", arguments: [id]) else {
+                    throw StoreError.query("no queue entry \(id)")
+                }
+                places.append(place)
+            }
+            for (id, place) in zip(ids, places.sorted()) {
+                try db.execute(sql: "UPDATE queue_entry SET position = ? WHERE id = ?", arguments: [place, id])
+            }
+        }
+    }
+
     public func removeQueueEntry(_ id: Int64) throws {
         try write { db in try db.execute(sql: "DELETE FROM queue_entry WHERE id = ?", arguments: [id]) }
     }

@@ -26,6 +26,7 @@ struct AppHarness {
         environment["CRATE_OUTPUTS_NULL_RENDER"] = "true"
         // The MPD front end only where a test asks for it (with a port of its own: 6600 may be MPD's).
         environment["CRATE_MPD_ADDRESS"] = "off"
+        environment["CRATE_MPRIS_ENABLED"] = "false"
     }
 
     /// The executables sit beside the test bundle in the build folder.

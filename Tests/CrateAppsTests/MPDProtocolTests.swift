@@ -100,12 +100,15 @@ extension AppSuites {
             defer { setup.daemon.stop() }
             let session = try MPDConnection(port: setup.port)
             #expect(session.greeting.hasPrefix("OK MPD 0.23."))
-            #expect(try session.send("frobnicate 1 2") == "ACK [5@0] {frobnicate} unknown command \"frobnicate\"\n")
+            #expect(try session.send("frobnicate 1 2") == "ACK [5@0] {} unknown command \"frobnicate\"\n")
+            #expect(try session.send("status now") == "ACK [2@0] {status} wrong number of arguments for \"status\"\n")
+            // noidle outside idle is answered with nothing (the next reply is the ping's).
+            #expect(try session.send("noidle\nping") == "OK\n")
             #expect(try session.send("ping") == "OK\n")
             #expect(try session.send("command_list_ok_begin\nping\ngetvol\ncommand_list_end") == "list_OK\nvolume: 100\nlist_OK\nOK\n")
             #expect(try session.send("command_list_begin\nping\nsetvol 300\nping\ncommand_list_end")
                     == "ACK [2@1] {setvol} Number too large: 300\n")
-            #expect(try session.send("find \"album") == "ACK [2@0] {} Missing closing '\"'\n")
+            #expect(try session.send("find \"album") == "ACK [5@0] {} Missing closing '\"'\n")
             let status = try session.send("status")
             #expect(status.contains("state: pause\n") && status.contains("playlistlength: 3\n") && status.hasSuffix("OK\n"), "\(status)")
             #expect(status.contains("crate_album_lock: 1\n"), "\(status)")
@@ -166,6 +169,10 @@ extension AppSuites {
             defer { second.stop() }
             #expect(try app.crate("status", env: second.env).status == 0)
             #expect(second.text.contains("the MPD front end is off: cannot listen on 127.0.0.1:\(first.port)"), "\(second.text)")
+            // `crate plugins` asks the daemon which front ends serve.
+            let plugins = try app.crate("plugins", env: second.env).stdout
+            #expect(plugins.contains("mpd     off  off: cannot listen on 127.0.0.1:\(first.port)"), "\(plugins)")
+            #expect(try app.crate("plugins", env: first.daemon.env).stdout.contains("mpd     on   127.0.0.1:\(first.port)"))
         }
 
         /// As for HTTP: off loopback a password is required; with one, only a few commands work before it.

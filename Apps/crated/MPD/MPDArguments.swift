@@ -27,9 +27,9 @@ enum MPDArguments {
                     }
                     word.append(c)
                 }
-                guard closed else { throw MPDError(.argument, "Missing closing '\"'") }
+                guard closed else { throw MPDError(.unknown, "Missing closing '\"'") }
                 if index < line.endIndex, line[index] != " ", line[index] != "\t" {
-                    throw MPDError(.argument, "Space expected after closing '\"'")
+                    throw MPDError(.unknown, "Space expected after closing '\"'")
                 }
             } else {
                 while index < line.endIndex, line[index] != " ", line[index] != "\t" {

@@ -4,9 +4,6 @@ import Foundation
 
 /// The database commands: browsing by folder, finding by tags, listing tag values, adding to the queue by URI.
 extension MPDCommands {
-    static let databaseNames = ["add", "addid", "count", "find", "findadd", "list", "listall", "listallinfo", "lsinfo",
-                                "search", "searchadd"]
-
     func runDatabase(_ name: String, _ args: [String]) async throws -> String? {
         switch name {
         case "lsinfo": return try lsinfo(args.first ?? "")
@@ -21,31 +18,43 @@ extension MPDCommands {
                     path += path.isEmpty ? String(part) : "/" + part
                     if seen.insert(path).inserted { out += "directory: \(MPDArguments.value(path))\n" }
                 }
-                out += name == "listall" ? "file: \(MPDArguments.value(song.uri))\n" : MPDSongText.song(song.track, uri: song.uri)
+                out += name == "listall" ? "file: \(MPDArguments.value(song.uri))\n" : MPDSongText.song(song.track, uri: song.uri, tags: tags)
             }
             return out
         case "find", "search":
-            return try found(args, caseless: name == "search").map { MPDSongText.song($0.track, uri: $0.uri) }.joined()
+            return try found(args, caseless: name == "search").map { MPDSongText.song($0.track, uri: $0.uri, tags: tags) }.joined()
         case "findadd", "searchadd":
             let songs = try found(args, caseless: name == "searchadd")
             if !songs.isEmpty { _ = try await player.add(songs.map(\.track.id)) }
             return ""
         case "add":
-            let uri = try Self.argument(args, 0)
-            let songs = try database.snapshot().songs(under: Self.folder(uri))
-            guard !songs.isEmpty else { throw MPDError(.noExist, "No such directory") }
-            _ = try await player.add(songs.map(\.track.id))
+            let ids = try await trackIDs(at: try Self.argument(args, 0))
+            let position = try Self.optionalNumber(args, 1)
+            _ = try await player.add(ids, at: position.map { $0 + 1 })
             return ""
         case "addid":
             let uri = try Self.argument(args, 0)
             let snapshot = try database.snapshot()
-            guard let i = snapshot.byURI[uri] else { throw MPDError(.noExist, "No such song") }
+            // One song or one stream: a folder is for `add`.
+            guard snapshot.byURI[uri] != nil || uri.contains("://") else { throw MPDError(.noExist, "No such song") }
             let position = try Self.optionalNumber(args, 1)
-            let ids = try await player.add([snapshot.songs[i].track.id], at: position.map { $0 + 1 })
+            let ids = try await player.add(try await trackIDs(at: uri), at: position.map { $0 + 1 })
             return ids.first.map { "Id: \($0)\n" } ?? ""
         case "count":
-            let songs = try found(args, caseless: false)
-            return "songs: \(songs.count)\nplaytime: \(Int(songs.reduce(0) { $0 + $1.track.duration }.rounded()))\n"
+            // `count [FILTER] [group TAG]`: totals, or totals per value of TAG (songs without it under "").
+            var rest = args, group: String?
+            if rest.count >= 2, rest[rest.count - 2] == "group" {
+                group = rest[rest.count - 1].lowercased()
+                rest.removeLast(2)
+            }
+            let songs = rest.isEmpty ? Array(try database.snapshot().songs) : try found(rest, caseless: false)
+            func totals(_ songs: [MPDDatabase.Song]) -> String {
+                "songs: \(songs.count)\nplaytime: \(Int(songs.reduce(0) { $0 + $1.track.duration }.rounded()))\n"
+            }
+            guard let group else { return totals(songs) }
+            guard MPDFilter.tags.contains(group), group != "any" else { throw MPDError(.argument, "Unknown group tag") }
+            let grouped = Dictionary(grouping: songs) { MPDFilter.values(group, of: $0).first ?? "" }
+            return grouped.keys.sorted().map { "\(Self.tagName(group)): \(MPDArguments.value($0))\n" + totals(grouped[$0] ?? []) }.joined()
         case "list":
             return try list(args)
         default:
@@ -75,7 +84,7 @@ extension MPDCommands {
         if var tag = sortTag {
             let descending = tag.hasPrefix("-")
             if descending { tag.removeFirst() }
-            guard MPDFilter.tags.contains(tag) else { throw MPDError(.argument, "Unknown sort tag: \(tag)") }
+            guard MPDFilter.tags.contains(tag) else { throw MPDError(.argument, "Unknown sort tag") }
             songs.sort {
                 let a = MPDFilter.values(tag, of: $0).first ?? "", b = MPDFilter.values(tag, of: $1).first ?? ""
                 return descending ? a > b : a < b
@@ -89,7 +98,7 @@ extension MPDCommands {
     private func lsinfo(_ uri: String) throws -> String {
         let snapshot = try database.snapshot()
         let folder = Self.folder(uri)
-        if let i = snapshot.byURI[folder] { return MPDSongText.song(snapshot.songs[i].track, uri: folder) }
+        if let i = snapshot.byURI[folder] { return MPDSongText.song(snapshot.songs[i].track, uri: folder, tags: tags) }
         let songs = snapshot.songs(under: folder)
         guard !songs.isEmpty || folder.isEmpty else { throw MPDError(.noExist, "No such directory") }
         let prefix = folder.isEmpty ? "" : folder + "/"
@@ -100,9 +109,11 @@ extension MPDCommands {
                 let sub = prefix + rest[..<slash]
                 if folders.insert(sub).inserted { out += "directory: \(MPDArguments.value(sub))\n" }
             } else {
-                out += MPDSongText.song(song.track, uri: song.uri)
+                out += MPDSongText.song(song.track, uri: song.uri, tags: tags)
             }
         }
+        // The root also lists the stored playlists, as MPD's does (mpc's lsplaylists reads them there).
+        if folder.isEmpty { out += try playlistLines() }
         return out
     }
 
@@ -122,7 +133,9 @@ extension MPDCommands {
         var rows = Set<[String]>()
         for song in try database.snapshot().songs where filter?.matches(song, caseless: false) ?? true {
             let groupValues = groups.map { MPDFilter.values($0, of: song).first ?? "" }
-            for value in MPDFilter.values(tag, of: song) { rows.insert(groupValues + [value]) }
+            // A song without the tag counts under "" (MPD lists that empty value too).
+            let values = MPDFilter.values(tag, of: song)
+            for value in values.isEmpty ? [""] : values { rows.insert(groupValues + [value]) }
         }
         let names = (groups + [tag]).map(Self.tagName)
         var out = "", previous: [String]?

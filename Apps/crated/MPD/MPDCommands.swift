@@ -7,32 +7,32 @@ import Foundation
 struct MPDCommands: Sendable {
     let player: PlayerService
     let library: LibraryService
+    let collection: MusicCollection
+    let jobs: LibraryJobs
+    let decoders: [any DecoderPlugin]
+    let events: EventBus
     let database: MPDDatabase
     let playlistVersion: MPDPlaylistVersion
+    let updates: MPDUpdateCounter
     /// When the front end started, for `stats`.
     let started = Date()
+    /// The tags this connection's songs carry (`tagtypes`): all until the client narrows them.
+    var tags = Set(MPDSongText.tagTypes)
 
     /// In MPD's order of `commands`' output (alphabetical).
-    static let names: [String] = (playerNames + databaseNames).sorted()
-    static let playerNames: [String] = [
-        "clear", "close", "commands", "consume", "crossfade", "currentsong", "delete", "deleteid", "getvol", "idle",
-        "move", "next", "noidle", "notcommands", "outputs", "password", "pause", "ping", "play", "playid",
-        "playlistid", "playlistinfo", "previous", "random", "repeat", "seek", "seekcur", "seekid", "setvol", "single",
-        "stats", "status", "stop", "tagtypes", "urlhandlers", "volume",
-    ]
+    static let names: [String] = arity.keys.sorted()
 
-    /// The tags `currentsong` and `playlistinfo` can carry.
-    static let tagTypes = ["Artist", "AlbumArtist", "Title", "Album", "Track", "Disc", "Date", "Genre"]
-
-    func run(_ name: String, _ args: [String]) async throws(MPDError) -> String {
+    mutating func run(_ name: String, _ args: [String]) async throws(MPDError) -> String {
         do {
             return try await dispatch(name, args)
         } catch let error as MPDError {
             throw error
         } catch let error as PlayerError {
             switch error {
-            case .noSuchEntry, .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry: throw MPDError(.noExist, error.description)
-            case .emptyQueue, .nothingPlaying: throw MPDError(.playerSync, error.description)
+            // A queue position that is not there is an argument error in MPD; a missing id is `No such song`.
+            case .noSuchEntry: throw MPDError(.argument, "Bad song index")
+            case .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry: throw MPDError(.noExist, error.description)
+            case .emptyQueue, .nothingPlaying: throw MPDError(.playerSync, "Not playing")
             case .invalidValue: throw MPDError(.argument, error.description)
             }
         } catch {
@@ -40,25 +40,38 @@ struct MPDCommands: Sendable {
         }
     }
 
-    private func dispatch(_ name: String, _ args: [String]) async throws -> String {
+    private mutating func dispatch(_ name: String, _ args: [String]) async throws -> String {
         if let reply = try await runDatabase(name, args) { return reply }
+        if let reply = try await runPlaylists(name, args) { return reply }
         switch name {
         case "ping": return ""
         case "commands": return Self.names.map { "command: \($0)\n" }.joined()
         case "notcommands": return ""
-        case "tagtypes": return Self.tagTypes.map { "tagtype: \($0)\n" }.joined()
         case "urlhandlers": return "handler: http://\nhandler: https://\n"
+        case "decoders":
+            // A decoder whose library is missing is left out, as MPD leaves out plugins it was built without.
+            return decoders.filter(\.status.isAvailable).map { plugin in
+                "plugin: \(plugin.name)\n" + plugin.suffixes.map { "suffix: \($0)\n" }.joined()
+                    + plugin.mimeTypes.map { "mime_type: \($0)\n" }.joined()
+            }.joined()
+        case "tagtypes": return try tagTypes(args)
+        case "update", "rescan":
+            // Crate rescans the whole library (a URI narrows nothing); MPD's job number comes back at once.
+            do { try jobs.rescan() } catch LibraryError.busy(let why) { throw MPDError(.updateAlready, "already updating: \(why)") }
+            return "updating_db: \(updates.next())\n"
         case "outputs": return "outputid: 0\noutputname: crate\nplugin: crate\noutputenabled: 1\n"
         case "stats":
             let songs = try database.snapshot().songs
             let artists = Set(songs.map(\.track.artist)).count, albums = Set(songs.map(\.track.albumID)).count
             let playtime = Int(songs.reduce(0) { $0 + $1.track.duration }.rounded())
+            // When the library last took a song in, as MPD's last database update.
+            let updated = songs.compactMap(\.track.addedAt).max().map { Int($0.timeIntervalSince1970) } ?? 0
             return "artists: \(artists)\nalbums: \(albums)\nsongs: \(songs.count)\nuptime: \(Int(-started.timeIntervalSinceNow))\n"
-                + "db_playtime: \(playtime)\nplaytime: 0\n"
+                + "db_playtime: \(playtime)\ndb_update: \(updated)\nplaytime: 0\n"
         case "status": return try await statusText()
         case "currentsong":
             guard let entry = try await player.status().entry else { return "" }
-            return MPDSongText.song(entry, folders: try library.musicFolders())
+            return MPDSongText.song(entry, folders: try library.musicFolders(), tags: tags)
 
         case "play":
             try await player.play(index: try Self.optionalNumber(args, 0).map { $0 + 1 })
@@ -76,8 +89,15 @@ struct MPDCommands: Sendable {
             case let other?: throw MPDError(.argument, "Boolean (0/1) expected: \(other)")
             }
         case "stop": await player.stop()
-        case "next": try await player.next()
-        case "previous": try await player.previous()
+        case "next":
+            guard try await player.status().state != .stopped else { throw MPDError(.playerSync, "Not playing") }
+            try await player.next()
+        case "previous":
+            // MPD's previous always goes back a song (Crate's own restarts a song after a few seconds); from the first
+            // it wraps with repeat, else starts the first again.
+            let status = try await player.status()
+            guard status.state != .stopped, let entry = status.entry else { throw MPDError(.playerSync, "Not playing") }
+            try await player.play(index: entry.index > 1 ? entry.index - 1 : status.modes.repeatMode == .all ? status.queueLength : 1)
         case "seekcur":
             let text = try Self.argument(args, 0)
             let relative = text.hasPrefix("+") || text.hasPrefix("-")
@@ -85,7 +105,12 @@ struct MPDCommands: Sendable {
         case "seek", "seekid":
             let which = try Self.number(args, 0)
             let index = name == "seek" ? which + 1 : try await index(ofEntry: Int64(which))
-            if try await player.status().entry?.index != index { try await player.play(index: index) }
+            let before = try await player.status()
+            if before.entry?.index != index {
+                try await player.play(index: index)
+                // MPD's seek keeps a paused player paused.
+                if before.state == .paused { await player.pause() }
+            }
             try await player.seek(to: try Self.seconds(try Self.argument(args, 1)))
 
         case "setvol": await player.setVolume(try Self.number(args, 0, in: 0...100))
@@ -108,7 +133,9 @@ struct MPDCommands: Sendable {
                 throw MPDError(.argument, "Crate keeps played songs in the queue: consume mode is not supported")
             }
         case "crossfade":
-            throw MPDError(.argument, "Crate plays albums gaplessly: crossfade is not supported")
+            guard try Self.number(args, 0) == 0 else {
+                throw MPDError(.argument, "Crate plays albums gaplessly: crossfade is not supported")
+            }
 
         case "playlistinfo", "playlistid":
             // One entry or one page is read, not the whole queue.
@@ -116,22 +143,44 @@ struct MPDCommands: Sendable {
             if name == "playlistid", let id = try Self.optionalNumber(args, 0) {
                 guard let entry = try await player.entry(id: Int64(id)) else { throw MPDError(.noExist, "No such song") }
                 chosen = [entry]
-            } else if name == "playlistinfo", let range = try Self.optionalRange(args, 0) {
+            } else if name == "playlistinfo", args.first != "-1", let range = try Self.optionalRange(args, 0) {
                 chosen = try await player.queue(offset: range.lowerBound, limit: range.count)
                 guard !chosen.isEmpty || range.isEmpty else { throw MPDError(.argument, "Bad song index") }
             } else {
                 chosen = try await player.queue(offset: 0, limit: Int(Int32.max))
             }
             let folders = try library.musicFolders()
-            return chosen.map { MPDSongText.song($0, folders: folders) }.joined()
+            return chosen.map { MPDSongText.song($0, folders: folders, tags: tags) }.joined()
         case "clear": try await player.clear()
         case "delete":
-            guard let range = try Self.optionalRange(args, 0) else { throw MPDError(.argument, "wrong number of arguments for \"delete\"") }
+            guard let asked = try Self.optionalRange(args, 0) else { throw MPDError(.argument, "wrong number of arguments for \"delete\"") }
             // From the end, so the positions still to delete do not move.
-            for position in range.reversed() { try await player.remove(at: position + 1) }
+            if let range = try await queueRange(asked) { for position in range.reversed() { try await player.remove(at: position) } }
         case "deleteid": try await player.remove(at: try await index(ofEntry: Int64(try Self.number(args, 0))))
         case "move":
-            try await player.move(from: try Self.number(args, 0) + 1, to: try Self.number(args, 1) + 1)
+            guard let asked = try Self.optionalRange(args, 0) else { throw MPDError(.argument, "too few arguments") }
+            let to = try Self.number(args, 1) + 1
+            if let range = try await queueRange(asked) { try await player.move(range: range, to: to) }
+        case "moveid":
+            try await player.move(from: try await index(ofEntry: Int64(try Self.number(args, 0))), to: try Self.number(args, 1) + 1)
+        case "shuffle":
+            if let asked = try Self.optionalRange(args, 0) {
+                if let range = try await queueRange(asked) {
+                    guard range.upperBound <= (try await player.status().queueLength) else { throw MPDError(.argument, "Bad song index") }
+                    try await player.shuffleQueue(range)
+                }
+            } else {
+                try await player.shuffleQueue()
+            }
+        case "plchanges", "plchangesposid":
+            // Crate keeps no version per entry: a client whose version is current gets nothing, any other the whole
+            // queue (a correct superset of MPD's answer; clients cut the list at status' playlistlength).
+            let version = try Self.number(args, 0, in: Int(Int32.min)...Int(Int32.max))
+            guard version != playlistVersion.value else { return "" }
+            let entries = try await player.queue(offset: 0, limit: Int(Int32.max))
+            if name == "plchangesposid" { return entries.map { "cpos: \($0.index - 1)\nId: \($0.id)\n" }.joined() }
+            let folders = try library.musicFolders()
+            return entries.map { MPDSongText.song($0, folders: folders, tags: tags) }.joined()
         default:
             throw MPDError(.unknown, "unknown command \"\(name)\"")
         }
@@ -167,11 +216,53 @@ struct MPDCommands: Sendable {
                     out += "audio: \(format.sampleRate):\(format.bitsPerSample.map(String.init) ?? "f"):\(format.channels)\n"
                 }
             }
+            if let next = try await nextEntry(after: entry, status) { out += "nextsong: \(next.index - 1)\nnextsongid: \(next.id)\n" }
             out += "crate_album_lock: \(entry.albumLock ? 1 : 0)\n"
         }
+        if let job = jobs.job, job.state == .running, ["rescan", "import"].contains(job.kind) { out += "updating_db: \(updates.current)\n" }
         out += "crate_stop_after_album: \(modes.stopAfterAlbum ? 1 : 0)\n"
         if let error = status.outputError { out += "error: \(MPDArguments.value("\(error.output): \(error.reason)"))\n" }
         return out
+    }
+
+    /// What plays after `entry`: the entry the player has lined up; when stopped, the next in order (MPD shows it then
+    /// too), wrapping with repeat.
+    private func nextEntry(after entry: QueueEntry, _ status: PlayerStatus) async throws -> QueueEntry? {
+        if status.state != .stopped { return try await player.upcomingEntry() }
+        if status.modes.repeatMode == .one { return entry }
+        if let following = try await player.queue(offset: entry.index, limit: 1).first { return following }
+        return status.modes.repeatMode == .all ? try await player.queue(offset: 0, limit: 1).first : nil
+    }
+
+    /// `tagtypes`: the list, or this connection's narrowing of it (`clear`, `all`, `enable T…`, `disable T…`).
+    private mutating func tagTypes(_ args: [String]) throws(MPDError) -> String {
+        guard let verb = args.first?.lowercased() else { return MPDSongText.tagTypes.filter(tags.contains).map { "tagtype: \($0)\n" }.joined() }
+        // MPD's other tags (mpc enables `Name`, ncmpcpp `Composer`, …) are accepted: Crate's songs just never carry them.
+        var named: [String] = []
+        for word in args.dropFirst() {
+            if let tag = MPDSongText.tagTypes.first(where: { $0.lowercased() == word.lowercased() }) {
+                named.append(tag)
+            } else if !MPDSongText.otherMPDTags.contains(word.lowercased()) {
+                throw MPDError(.argument, "Unknown tag type: \(word)")
+            }
+        }
+        switch verb {
+        case "clear": tags = []
+        case "all": tags = Set(MPDSongText.tagTypes)
+        case "enable", "disable":
+            guard !named.isEmpty else { throw MPDError(.argument, "Not enough arguments") }
+            if verb == "enable" { tags.formUnion(named) } else { tags.subtract(named) }
+        default: throw MPDError(.argument, "Unknown sub command: \(verb)")
+        }
+        return ""
+    }
+
+    /// A 0-based range from the client as the queue's 1-based places; an open end (`START:`) stops at the queue's
+    /// end; nil when empty.
+    private func queueRange(_ range: Range<Int>) async throws -> ClosedRange<Int>? {
+        var end = range.upperBound
+        if end == Int(Int32.max) { end = min(end, try await player.status().queueLength) }
+        return end > range.lowerBound ? range.lowerBound + 1...end : nil
     }
 
     /// The 1-based queue index of entry `id`.
@@ -218,9 +309,18 @@ struct MPDCommands: Sendable {
         guard let start = Int(parts[0]), start >= 0 else { throw MPDError(.argument, "Integer expected: \(args[i])") }
         guard parts.count == 2 else { return start..<start + 1 }
         if parts[1].isEmpty { return start..<Int(Int32.max) }
-        guard let end = Int(parts[1]), end >= start else { throw MPDError(.argument, "Bad range: \(args[i])") }
+        guard let end = Int(parts[1]), end >= start else { throw MPDError(.argument, "Malformed range: \(args[i])") }
         return start..<end
     }
+}
+
+/// The numbers `update` answers with (`updating_db: N`), as MPD numbers its update jobs.
+final class MPDUpdateCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last = 0
+
+    var current: Int { lock.withLock { last } }
+    func next() -> Int { lock.withLock { last += 1; return last } }
 }
 
 /// MPD's playlist version: a number that changes whenever the queue does (clients compare it to know whether to

@@ -50,7 +50,7 @@ indirect enum MPDFilter: Sendable {
         case let .compare(tag, op, value):
             let values = tag == "any" ? Self.tags.subtracting(["any", "file"]).flatMap { Self.values($0, of: song) }
                                       : Self.values(tag, of: song)
-            let hit = values.contains { Self.compare($0, op == .notEquals ? .equals : op, value, caseless: caseless || op == .contains) }
+            let hit = values.contains { Self.compare($0, op == .notEquals ? .equals : op, value, caseless: caseless) }
             return op == .notEquals ? !hit : hit
         }
     }

@@ -37,7 +37,7 @@ struct MPDServer: Sendable {
         let versions = Task { [events, commands] in
             for await event in events.subscribe() {
                 if event.subsystem == "queue" { commands.playlistVersion.bump() }
-                if event.subsystem == "library" { commands.database.invalidate() }
+                if MPDSession.subsystems(of: event).contains("database") { commands.database.invalidate() }
             }
         }
         defer { versions.cancel() }
@@ -73,7 +73,7 @@ struct MPDServer: Sendable {
                 }
                 let watcher = Task {
                     for await event in subscription {
-                        if let subsystem = MPDSession.subsystem(of: event) { feed.yield(.changed(subsystem)) }
+                        for subsystem in MPDSession.subsystems(of: event) { feed.yield(.changed(subsystem)) }
                     }
                 }
                 defer {
@@ -84,7 +84,7 @@ struct MPDServer: Sendable {
                 try await outbound.write(ByteBuffer(string: "OK MPD \(MPDSession.protocolVersion)\n"))
                 for await input in inputs {
                     let reply = await session.take(input)
-                    if !reply.text.isEmpty { try await outbound.write(ByteBuffer(string: reply.text)) }
+                    if !reply.bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: reply.bytes)) }
                     if reply.close { break }
                 }
             }

@@ -7,8 +7,8 @@ enum MPDInput: Sendable {
     case end
 }
 
-/// One client's conversation: command lists, the password, `idle`/`noidle`. It turns each input into the text to send
-/// back; `close` ends the connection.
+/// One client's conversation: command lists, the password, `idle`/`noidle`, `binarylimit`. It turns each input into
+/// the bytes to send back (text, and raw picture bytes for `albumart`); `close` ends the connection.
 struct MPDSession {
     /// The protocol version in the greeting: the MPD release whose replies Crate follows.
     static let protocolVersion = "0.23.5"
@@ -17,9 +17,10 @@ struct MPDSession {
     /// Allowed before the password (as MPD allows them).
     static let withoutPassword: Set<String> = ["close", "commands", "notcommands", "password", "ping"]
 
-    let commands: MPDCommands
+    private var commands: MPDCommands
     let settings: MPDSettings
     private var authorized: Bool
+    private var binaryLimit = MPDCommands.defaultBinaryLimit
     /// The commands of an open command list, and whether each is answered with `list_OK`.
     private var list: [String]?
     private var listOK = false
@@ -34,107 +35,141 @@ struct MPDSession {
         authorized = settings.password == nil
     }
 
-    /// Crate's event subsystems as MPD's idle names them.
-    static func subsystem(of event: CrateEvent) -> String? {
+    /// Crate's events as the idle subsystems MPD names (none for those MPD clients cannot see).
+    static func subsystems(of event: CrateEvent) -> [String] {
         switch event.subsystem {
-        case "player": "player"
-        case "queue": "playlist"
-        case "mixer": "mixer"
-        case "options": "options"
-        // Playlists are library events ("playlist 3 renamed"): MPD names those stored_playlist.
-        case "library": event.detail?.hasPrefix("playlist") == true ? "stored_playlist" : "database"
-        default: nil
+        case "player": return ["player"]
+        case "queue": return ["playlist"]
+        case "mixer": return ["mixer"]
+        case "options": return ["options"]
+        case "library": return librarySubsystems(event.detail ?? "")
+        default: return []
         }
     }
 
-    mutating func take(_ input: MPDInput) async -> (text: String, close: Bool) {
+    /// Library events by what they say (LibraryJobs, the playlist and favorite routes, the player).
+    private static func librarySubsystems(_ detail: String) -> [String] {
+        let words = detail.split(separator: " ", maxSplits: 2).map(String.init)
+        let jobs: Set<String> = ["rescan", "import", "retry", "loudness"]
+        if let kind = words.first, jobs.contains(kind), words.count > 1 {
+            // A job: `update` when it starts and ends, `database` once when it is done (not per progress step).
+            if words[1] == "started" || words[1].hasPrefix("failed") { return ["update"] }
+            if words[1].hasPrefix("done") { return ["update", "database"] }
+            return []
+        }
+        switch words.first {
+        case "playlist": return ["stored_playlist"]
+        case "track" where words.count > 1 && words[1].hasSuffix(":"): return ["sticker"]
+        case "album", "artist", "recent", "station", "artwork": return []
+        default: return ["database"]
+        }
+    }
+
+    mutating func take(_ input: MPDInput) async -> (bytes: [UInt8], close: Bool) {
+        let reply = await answer(input)
+        return (reply.bytes, reply.close)
+    }
+
+    private mutating func answer(_ input: MPDInput) async -> (bytes: [UInt8], close: Bool) {
         switch input {
         case .end:
-            return ("", true)
+            return ([], true)
         case .changed(let subsystem):
             pending.insert(subsystem)
-            return (idle == nil ? "" : reportIdle(), false)
+            return (idle == nil ? [] : Array(reportIdle().utf8), false)
         case .line(let line):
             if idle != nil {
                 // Only noidle may come while idle; MPD drops a client that sends anything else.
-                guard line == "noidle" else { return ("", true) }
+                guard line == "noidle" else { return ([], true) }
                 let wanted = idle ?? []
                 idle = nil
-                return (changedLines(wanted) + "OK\n", false)
+                return (Array((changedLines(wanted) + "OK\n").utf8), false)
             }
             if list != nil { return await takeListLine(line) }
             return await takeCommand(line)
         }
     }
 
-    private mutating func takeCommand(_ line: String) async -> (text: String, close: Bool) {
+    private mutating func takeCommand(_ line: String) async -> (bytes: [UInt8], close: Bool) {
         let words: [String]
         do { words = try MPDArguments.split(line[...]) } catch {
-            return (error.line(command: "", index: 0), false)
+            return (Array(error.line(command: "", index: 0).utf8), false)
         }
-        guard let name = words.first else { return (MPDError(.unknown, "No command given").line(command: "", index: 0), false) }
+        guard let name = words.first else { return (Array(MPDError(.unknown, "No command given").line(command: "", index: 0).utf8), false) }
         let args = Array(words.dropFirst())
         switch name {
         case "command_list_begin", "command_list_ok_begin":
             list = []
             listOK = name == "command_list_ok_begin"
-            return ("", false)
+            return ([], false)
         case "close":
-            return ("", true)
+            return ([], true)
         case "idle":
-            guard authorized else { return (Self.permission(name).line(command: name, index: 0), false) }
+            guard authorized else { return (Array(Self.permission(name).line(command: name, index: 0).utf8), false) }
             let wanted = Set(args.map { $0.lowercased() })
             if let unknown = wanted.first(where: { !Self.subsystems.contains($0) }) {
-                return (MPDError(.argument, "Unrecognized idle event: \(unknown)").line(command: name, index: 0), false)
+                return (Array(MPDError(.argument, "Unrecognized idle event: \(unknown)").line(command: name, index: 0).utf8), false)
             }
             idle = wanted
-            return (reportIdle(), false)
+            return (Array(reportIdle().utf8), false)
         case "noidle":
-            return ("OK\n", false)
+            // Not idle (or idle already answered): MPD answers nothing, and ncmpcpp counts on that.
+            return ([], false)
         default:
             do {
-                return (try await execute(name, args) + "OK\n", false)
+                return (try await execute(name, args) + Array("OK\n".utf8), false)
             } catch {
-                return (error.line(command: name, index: 0), false)
+                return (Array(error.line(command: Self.shownName(name, error), index: 0).utf8), false)
             }
         }
     }
 
-    private mutating func takeListLine(_ line: String) async -> (text: String, close: Bool) {
+    private mutating func takeListLine(_ line: String) async -> (bytes: [UInt8], close: Bool) {
         guard line == "command_list_end" else {
             list?.append(line)
-            return ("", false)
+            return ([], false)
         }
         let lines = list ?? []
         list = nil
-        var out = ""
+        var out: [UInt8] = []
         for (index, item) in lines.enumerated() {
             let words: [String]
-            do { words = try MPDArguments.split(item[...]) } catch { return (out + error.line(command: "", index: index), false) }
-            guard let name = words.first else { return (out + MPDError(.unknown, "No command given").line(command: "", index: index), false) }
+            do { words = try MPDArguments.split(item[...]) } catch { return (out + error.line(command: "", index: index).utf8, false) }
+            guard let name = words.first else { return (out + MPDError(.unknown, "No command given").line(command: "", index: index).utf8, false) }
             if name == "close" { return (out, true) }
             do throws(MPDError) {
                 guard !["idle", "noidle", "command_list_begin", "command_list_ok_begin"].contains(name) else {
                     throw MPDError(.argument, "\(name) is not allowed in a command list")
                 }
                 out += try await execute(name, Array(words.dropFirst()))
-                if listOK { out += "list_OK\n" }
+                if listOK { out += "list_OK\n".utf8 }
             } catch {
-                return (out + error.line(command: name, index: index), false)
+                return (out + error.line(command: Self.shownName(name, error), index: index).utf8, false)
             }
         }
-        return (out + "OK\n", false)
+        return (out + "OK\n".utf8, false)
     }
 
-    private mutating func execute(_ name: String, _ args: [String]) async throws(MPDError) -> String {
+    private mutating func execute(_ name: String, _ args: [String]) async throws(MPDError) -> [UInt8] {
         if name == "password" {
             guard args.count == 1 else { throw MPDError(.argument, "wrong number of arguments for \"password\"") }
             guard settings.accepts(password: args[0]) else { throw MPDError(.password, "incorrect password") }
             authorized = true
-            return ""
+            return []
         }
         guard authorized || Self.withoutPassword.contains(name) else { throw Self.permission(name) }
-        return try await commands.run(name, args)
+        try MPDCommands.checkArity(name, args.count)
+        if name == "binarylimit" {
+            binaryLimit = try MPDCommands.number(args, 0, in: MPDCommands.smallestBinaryLimit...Int(Int32.max))
+            return []
+        }
+        if let bytes = try commands.binary(name, args, limit: binaryLimit) { return bytes }
+        return Array(try await commands.run(name, args).utf8)
+    }
+
+    /// An unknown command is not named in its error (`{}`), as MPD does.
+    private static func shownName(_ name: String, _ error: MPDError) -> String {
+        error.code == .unknown && MPDCommands.arity[name] == nil ? "" : name
     }
 
     private static func permission(_ name: String) -> MPDError {

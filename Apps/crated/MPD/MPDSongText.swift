@@ -16,16 +16,26 @@ enum MPDSongText {
         return named.isEmpty ? relative : named + "/" + relative
     }
 
+    /// The tags a song can carry, as `tagtypes` names them; a client may narrow them (`tagtypes disable …`).
+    static let tagTypes = ["Artist", "AlbumArtist", "Title", "Album", "Track", "Disc", "Date", "Genre"]
+    /// MPD's other tag names (lowercased), which clients may name in `tagtypes enable|disable`.
+    static let otherMPDTags: Set<String> = [
+        "artistsort", "albumsort", "albumartistsort", "name", "originaldate", "composer", "composersort", "performer",
+        "conductor", "work", "ensemble", "movement", "movementnumber", "location", "grouping", "comment", "label",
+        "musicbrainz_artistid", "musicbrainz_albumid", "musicbrainz_albumartistid", "musicbrainz_trackid",
+        "musicbrainz_releasetrackid", "musicbrainz_workid", "musicbrainz_releasegroupid",
+    ]
+
     /// A queue entry: the song, its place (`Pos`, 0-based) and its id.
-    static func song(_ entry: QueueEntry, folders: [String]) -> String {
-        song(entry.track, uri: uri(entry.track, folders: folders)) + "Pos: \(entry.index - 1)\nId: \(entry.id)\n"
+    static func song(_ entry: QueueEntry, folders: [String], tags: Set<String>) -> String {
+        song(entry.track, uri: uri(entry.track, folders: folders), tags: tags) + "Pos: \(entry.index - 1)\nId: \(entry.id)\n"
     }
 
-    /// A song of the library: `file:`, its tags, `Time` and `duration`.
-    static func song(_ t: Track, uri: String) -> String {
+    /// A song of the library: `file:`, its tags (those in `tags`), `Time` and `duration`.
+    static func song(_ t: Track, uri: String, tags: Set<String>) -> String {
         var out = "file: \(MPDArguments.value(uri))\n"
         func field(_ name: String, _ value: String?) {
-            guard let value, !value.isEmpty else { return }
+            guard let value, !value.isEmpty, tags.contains(name) else { return }
             out += "\(name): \(MPDArguments.value(value))\n"
         }
         field("Artist", t.artist)
