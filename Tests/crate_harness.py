@@ -149,12 +149,17 @@ class Crate:
         return self.log.read_text(errors="replace")
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop_process(self.process)
+
+
+def stop_process(process, seconds=30):
+    """SIGTERM, a bounded wait (a hang guard, not a timing check), then SIGKILL."""
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 class PulseServer:
@@ -174,11 +179,7 @@ class PulseServer:
             ["pactl", "info"], env=dict(os.environ, PULSE_SERVER=self.address), capture_output=True).returncode == 0, seconds=30)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop_process(self.process, seconds=10)
 
 
 class MPDSocket:
@@ -280,9 +281,4 @@ class MPDDaemon:
             return False
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop_process(self.process)

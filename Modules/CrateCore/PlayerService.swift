@@ -219,6 +219,9 @@ public actor PlayerService {
             return stop()
         }
         borderEntry = nil
+        // What was handed before is replaced: an engine event about it still on its way (a `started` of the track a
+        // `next` began, reaching us after the `previous` that followed) must not make it current again.
+        handed = handed.filter { $0.key == item.token }
         current = entry
         currentToken = item.token
         heldElapsed = seconds

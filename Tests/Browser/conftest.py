@@ -9,8 +9,9 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-# The harness shared with Tests/Integration; the tests here import these names from conftest.
-from crate_harness import BIN, ROOT, Crate, PulseServer, free_port, wait_until  # noqa: E402,F401
+# The harness shared with Tests/Integration (the test modules import it by name, never from conftest: a pytest run
+# of both folders knows only one module named conftest).
+from crate_harness import ROOT, Crate, PulseServer  # noqa: E402
 
 CHROMIUM = os.environ.get("CRATE_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / ".build" / "browser-artifacts"

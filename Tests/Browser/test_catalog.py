@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import ROOT, Crate, wait_until
+from crate_harness import ROOT, Crate, wait_until
 
 
 @pytest.fixture(scope="module")

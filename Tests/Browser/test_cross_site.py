@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from conftest import free_port, wait_until
+from crate_harness import free_port, wait_until
 
 ATTACK = """<!doctype html><html><head><meta charset="utf-8"><title>a friendly page</title></head><body>
 <iframe name="sink" id="sink"></iframe>

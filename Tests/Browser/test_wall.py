@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import Crate, wait_until
+from crate_harness import Crate, wait_until
 
 ALBUMS = 64
 GENRES = ["Rock", "Jazz", "Electronic", "Hip-Hop"]

@@ -9,6 +9,21 @@ final class MPDDatabase: @unchecked Sendable {
     struct Song: Sendable {
         let uri: String
         let track: Track
+        /// The text tags in lower case, folded once here so that `search` does not fold every song per query.
+        let folded: Folded
+
+        init(uri: String, track: Track) {
+            self.uri = uri
+            self.track = track
+            folded = Folded(artist: track.artist.lowercased(), albumArtist: track.albumArtist.lowercased(), album: track.album.lowercased(),
+                            title: track.title.lowercased(), genre: track.genre?.lowercased(), uri: uri.lowercased())
+        }
+    }
+
+    struct Folded: Sendable {
+        let artist, albumArtist, album, title: String
+        let genre: String?
+        let uri: String
     }
 
     struct Snapshot: Sendable {

@@ -5,7 +5,8 @@ import Foundation
 /// `(album contains "y")`, `(!(…))`, `((…) AND (…))`, `(base "folder")`, `(file == "uri")`) or the older
 /// `TAG VALUE …` pairs. `find` compares exactly; `search` ignores case and matches parts.
 indirect enum MPDFilter: Sendable {
-    case compare(tag: String, op: Operator, value: String)
+    /// `folded`: the value in lower case, for caseless matching.
+    case compare(tag: String, op: Operator, value: String, folded: String)
     case base(String)
     case not(MPDFilter)
     case all([MPDFilter])
@@ -34,12 +35,12 @@ indirect enum MPDFilter: Sendable {
             let tag = args[i].lowercased()
             if tag == "base" { parts.append(.base(args[i + 1])); continue }
             guard tags.contains(tag) else { throw MPDError(.argument, "Unknown filter type: \(args[i])") }
-            parts.append(.compare(tag: tag, op: caseless ? .contains : .equals, value: args[i + 1]))
+            parts.append(.compare(tag: tag, op: caseless ? .contains : .equals, value: args[i + 1], folded: args[i + 1].lowercased()))
         }
         return .all(parts)
     }
 
-    /// Whether `song` is one of the songs meant; `caseless` compares ignoring case (`search`, `contains`).
+    /// Whether `song` is one of the songs meant; `caseless` compares ignoring case (`search`).
     func matches(_ song: MPDDatabase.Song, caseless: Bool) -> Bool {
         switch self {
         case .all(let parts): return parts.allSatisfy { $0.matches(song, caseless: caseless) }
@@ -47,36 +48,37 @@ indirect enum MPDFilter: Sendable {
         case .base(let folder):
             let prefix = folder.hasSuffix("/") ? folder : folder + "/"
             return folder.isEmpty || song.uri.hasPrefix(prefix)
-        case let .compare(tag, op, value):
-            let values = tag == "any" ? Self.tags.subtracting(["any", "file"]).flatMap { Self.values($0, of: song) }
-                                      : Self.values(tag, of: song)
-            let hit = values.contains { Self.compare($0, op == .notEquals ? .equals : op, value, caseless: caseless) }
+        case let .compare(tag, op, value, foldedValue):
+            // Caseless: the song's folded values against the value folded at parse time.
+            let want = caseless ? foldedValue : value
+            let values = tag == "any" ? Self.tags.subtracting(["any", "file"]).flatMap { Self.values($0, of: song, folded: caseless) }
+                                      : Self.values(tag, of: song, folded: caseless)
+            let hit = values.contains { Self.compare($0, op == .notEquals ? .equals : op, want) }
             return op == .notEquals ? !hit : hit
         }
     }
 
-    private static func compare(_ have: String, _ op: Operator, _ want: String, caseless: Bool) -> Bool {
-        let a = caseless ? have.lowercased() : have, b = caseless ? want.lowercased() : want
+    private static func compare(_ have: String, _ op: Operator, _ want: String) -> Bool {
         switch op {
-        case .equals, .notEquals: return a == b
-        case .contains: return a.contains(b)
-        case .startsWith: return a.hasPrefix(b)
+        case .equals, .notEquals: return have == want
+        case .contains: return have.contains(want)
+        case .startsWith: return have.hasPrefix(want)
         }
     }
 
-    /// A song's values for `tag` (lower case), as MPD shows them: album artist falls back to the artist.
-    static func values(_ tag: String, of song: MPDDatabase.Song) -> [String] {
-        let t = song.track
+    /// A song's values for `tag` as MPD shows them (album artist falls back to the artist), or in lower case.
+    static func values(_ tag: String, of song: MPDDatabase.Song, folded: Bool = false) -> [String] {
+        let t = song.track, f = song.folded
         let value: String? = switch tag {
-        case "artist": t.artist
-        case "albumartist": t.albumArtist.isEmpty ? t.artist : t.albumArtist
-        case "album": t.album
-        case "title": t.title
+        case "artist": folded ? f.artist : t.artist
+        case "albumartist": t.albumArtist.isEmpty ? (folded ? f.artist : t.artist) : (folded ? f.albumArtist : t.albumArtist)
+        case "album": folded ? f.album : t.album
+        case "title": folded ? f.title : t.title
         case "track": t.trackNumber.map(String.init)
         case "disc": t.discNumber.map(String.init)
-        case "date": t.date
-        case "genre": t.genre
-        case "file": song.uri
+        case "date": t.date.map { folded ? $0.lowercased() : $0 }
+        case "genre": folded ? f.genre : t.genre
+        case "file": folded ? f.uri : song.uri
         default: nil
         }
         guard let value, !value.isEmpty else { return [] }
@@ -137,7 +139,7 @@ indirect enum MPDFilter: Sendable {
             }
             let value = try quoted()
             try expect(")")
-            return .compare(tag: tag, op: op, value: value)
+            return .compare(tag: tag, op: op, value: value, folded: value.lowercased())
         }
 
         mutating func word() -> String {

@@ -66,11 +66,6 @@ struct MPDSession {
     }
 
     mutating func take(_ input: MPDInput) async -> (bytes: [UInt8], close: Bool) {
-        let reply = await answer(input)
-        return (reply.bytes, reply.close)
-    }
-
-    private mutating func answer(_ input: MPDInput) async -> (bytes: [UInt8], close: Bool) {
         switch input {
         case .end:
             return ([], true)
@@ -83,7 +78,7 @@ struct MPDSession {
                 guard line == "noidle" else { return ([], true) }
                 let wanted = idle ?? []
                 idle = nil
-                return (Array((changedLines(wanted) + "OK\n").utf8), false)
+                return (Array((changedLines(wanted, ending: true) + "OK\n").utf8), false)
             }
             if list != nil { return await takeListLine(line) }
             return await takeCommand(line)
@@ -185,10 +180,12 @@ struct MPDSession {
         return lines + "OK\n"
     }
 
-    /// `changed:` lines for the pending changes among `wanted` (all when empty), which are then no longer pending.
-    private mutating func changedLines(_ wanted: Set<String>) -> String {
+    /// `changed:` lines for the pending changes among `wanted` (all when empty). When there are some, or the idle is
+    /// `ending` (noidle), nothing stays pending.
+    private mutating func changedLines(_ wanted: Set<String>, ending: Bool = false) -> String {
         let hits = wanted.isEmpty ? pending : pending.intersection(wanted)
-        pending.subtract(hits)
+        // As MPD: an idle that ends drops every pending change, also those it did not wait for.
+        if !hits.isEmpty || ending { pending = [] }
         return hits.sorted().map { "changed: \($0)\n" }.joined()
     }
 }
