@@ -10,7 +10,13 @@ import Logging
 struct Crated: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crated",
-        abstract: "The Crate daemon: owns the library and serves the HTTP API on 127.0.0.1.",
+        abstract: "The Crate daemon: owns the library and the player; serves the web page and the HTTP API, MPD clients and MPRIS.",
+        discussion: """
+            Listens on 127.0.0.1:6610 (http.address) for the web page and the HTTP API, on 127.0.0.1:6600 (mpd.address) for \
+            MPD clients, and owns org.mpris.MediaPlayer2.crate on the session bus when there is one. `crate plugins` shows \
+            which of these serve and why not; `crate config` shows every setting. Run it as a systemd user service: \
+            systemctl --user enable --now crated.
+            """,
         version: CrateVersion.string)
 
     @Option(help: "Config file (default: $CRATE_CONFIG or ~/.config/crate/config.yaml).") var config: String?
