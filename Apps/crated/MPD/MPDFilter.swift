@@ -1,5 +1,6 @@
 import CrateDomain
 import Foundation
+import Glibc
 
 /// Which songs a `find`, `search`, `list` or `count` means: MPD's filter expressions (`(artist == "X")`,
 /// `(album contains "y")`, `(!(…))`, `((…) AND (…))`, `(base "folder")`, `(file == "uri")`) or the older
@@ -61,24 +62,41 @@ indirect enum MPDFilter: Sendable {
     private static func compare(_ have: String, _ op: Operator, _ want: String) -> Bool {
         switch op {
         case .equals, .notEquals: return have == want
-        case .contains: return have.contains(want)
+        // Byte by byte (Foundation's `contains` goes through NSString); both sides are folded alike.
+        case .contains:
+            guard !want.isEmpty else { return true }
+            var have = have, want = want
+            return have.withUTF8 { h in want.withUTF8 { w in Self.bytes(h, contain: w) } }
         case .startsWith: return have.hasPrefix(want)
         }
     }
 
+    /// Whether `needle` (not empty) occurs in `haystack`: first byte, then memcmp.
+    private static func bytes(_ haystack: UnsafeBufferPointer<UInt8>, contain needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard needle.count <= haystack.count, let h = haystack.baseAddress, let n = needle.baseAddress else { return false }
+        let first = n.pointee
+        for i in 0...(haystack.count - needle.count) where h[i] == first {
+            if memcmp(h + i, n, needle.count) == 0 { return true }
+        }
+        return false
+    }
+
     /// A song's values for `tag` as MPD shows them (album artist falls back to the artist), or in lower case.
     static func values(_ tag: String, of song: MPDDatabase.Song, folded: Bool = false) -> [String] {
-        let t = song.track, f = song.folded
+        // Each field is read where it lies: binding `song.track` to a constant would copy the whole Track, retaining
+        // and releasing its every string, for every song a filter looks at.
         let value: String? = switch tag {
-        case "artist": folded ? f.artist : t.artist
-        case "albumartist": t.albumArtist.isEmpty ? (folded ? f.artist : t.artist) : (folded ? f.albumArtist : t.albumArtist)
-        case "album": folded ? f.album : t.album
-        case "title": folded ? f.title : t.title
-        case "track": t.trackNumber.map(String.init)
-        case "disc": t.discNumber.map(String.init)
-        case "date": t.date.map { folded ? $0.lowercased() : $0 }
-        case "genre": folded ? f.genre : t.genre
-        case "file": folded ? f.uri : song.uri
+        case "artist": folded ? song.folded.artist : song.track.artist
+        case "albumartist":
+            song.track.albumArtist.isEmpty ? (folded ? song.folded.artist : song.track.artist)
+                                           : (folded ? song.folded.albumArtist : song.track.albumArtist)
+        case "album": folded ? song.folded.album : song.track.album
+        case "title": folded ? song.folded.title : song.track.title
+        case "track": song.track.trackNumber.map(String.init)
+        case "disc": song.track.discNumber.map(String.init)
+        case "date": song.track.date.map { folded ? $0.lowercased() : $0 }
+        case "genre": folded ? song.folded.genre : song.track.genre
+        case "file": folded ? song.folded.uri : song.uri
         default: nil
         }
         guard let value, !value.isEmpty else { return [] }
