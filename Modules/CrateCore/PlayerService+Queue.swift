@@ -127,7 +127,7 @@ extension PlayerService {
         guard count > 1 else { return }
         let span = range ?? 1...count
         guard span.lowerBound >= 1, span.upperBound <= count else {
-            throw PlayerError.invalidValue("the queue has \(count) entries; \(span.lowerBound)–\(span.upperBound) is outside it")
+            throw PlayerError.noSuchEntry(index: span.lowerBound < 1 ? span.lowerBound : span.upperBound, count: count)
         }
         let entries = try store.queue(offset: span.lowerBound - 1, limit: span.count)
         var runs: [[Int64]] = []

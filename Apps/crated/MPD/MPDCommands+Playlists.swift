@@ -31,7 +31,7 @@ extension MPDCommands {
             let playlistName = try Self.argument(args, 0)
             let mode = args.count > 1 ? args[1] : "create"
             let queued = try await player.queue(offset: 0, limit: Int(Int32.max)).map(\.track.id)
-            let existing = try collection.playlists().first { $0.name.caseInsensitiveCompare(playlistName) == .orderedSame }
+            let existing = try existingPlaylist(playlistName)
             let id: Int64
             switch (mode, existing) {
             case ("create", nil), ("append", nil), ("replace", nil): id = try made(playlistName)
@@ -51,8 +51,7 @@ extension MPDCommands {
         case "rename":
             let found = try playlist(named: try Self.argument(args, 0))
             let newName = try Self.argument(args, 1)
-            if found.name.caseInsensitiveCompare(newName) != .orderedSame,
-               try collection.playlists().contains(where: { $0.name.caseInsensitiveCompare(newName) == .orderedSame }) {
+            if let other = try existingPlaylist(newName), other.id != found.id {
                 throw MPDError(.exist, "Playlist exists already")
             }
             try collection.renamePlaylist(id: found.id, to: newName)
@@ -62,7 +61,7 @@ extension MPDCommands {
             let ids = try await trackIDs(at: try Self.argument(args, 1))
             let position = try Self.optionalNumber(args, 2)
             // As MPD, adding to a playlist that does not exist makes it.
-            let id = try collection.playlists().first { $0.name.caseInsensitiveCompare(playlistName) == .orderedSame }?.id ?? made(playlistName)
+            let id = try existingPlaylist(playlistName)?.id ?? made(playlistName)
             try collection.addToPlaylist(id: id, trackIDs: ids, at: position.map { $0 + 1 })
             changed(id, "added \(ids.count)")
         case "playlistclear":
@@ -97,11 +96,13 @@ extension MPDCommands {
         }.joined()
     }
 
-    /// The playlist named `name` (Crate's names are unique without regard to case).
+    /// The playlist named `name`, if any (Crate's names are unique without regard to case, so there is one at most).
+    private func existingPlaylist(_ name: String) throws -> Playlist? {
+        try collection.playlists().first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
     private func playlist(named name: String) throws -> Playlist {
-        let all = try collection.playlists()
-        guard let found = all.first(where: { $0.name == name }) ?? all.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame })
-        else { throw MPDError(.noExist, "No such playlist") }
+        guard let found = try existingPlaylist(name) else { throw MPDError(.noExist, "No such playlist") }
         return found
     }
 

@@ -165,10 +165,7 @@ struct MPDCommands: Sendable {
             try await player.move(from: try await index(ofEntry: Int64(try Self.number(args, 0))), to: try Self.number(args, 1) + 1)
         case "shuffle":
             if let asked = try Self.optionalRange(args, 0) {
-                if let range = try await queueRange(asked) {
-                    guard range.upperBound <= (try await player.status().queueLength) else { throw MPDError(.argument, "Bad song index") }
-                    try await player.shuffleQueue(range)
-                }
+                if let range = try await queueRange(asked) { try await player.shuffleQueue(range) }
             } else {
                 try await player.shuffleQueue()
             }
