@@ -244,7 +244,7 @@ struct Watch: AsyncParsableCommand {
             guard line.hasPrefix("data: ") else { return }
             let data = Data(line.dropFirst(6).utf8)
             if json { return live(String(decoding: data, as: UTF8.self)) }
-            guard let event = try? JSONDecoder().decode(CrateEvent.self, from: data) else { return }
+            guard let event = try? JSONDecoder().decode(EventMessage.self, from: data) else { return }
             live("\(event.subsystem)\(event.detail.map { ": \($0)" } ?? "")")
         }
     }

@@ -25,7 +25,7 @@ enum APIRouter {
         PlayerRoutes.add(to: api, player: player, store: runtime,
                          eventClients: EventClients(limit: runtime.settings.http.maxEventClients))
         LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
-        FindingRoutes.add(to: api, runtime: runtime, events: player.events)
+        FindingRoutes.add(to: api, runtime: runtime)
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)
         StationRoutes.add(to: api, runtime: runtime, player: player)
         CatalogRoutes.add(to: api, runtime: runtime)

@@ -58,12 +58,12 @@ struct Crated: AsyncParsableCommand {
         }
         // Launch-time library work (import folder, rescan roots, missing files, artwork repair) runs in the
         // background: the API answers and music plays meanwhile.
-        let jobs = LibraryJobs(library: runtime.library, events: player.events)
+        let jobs = LibraryJobs(library: runtime.library, events: runtime.events)
         do { try jobs.launch() } catch { logger.warning("library: \(ErrorText.describe(error))") }
         // The wall is composed at start-up in the background and kept until a dial change or a regenerate.
-        let feeds = runtime.feeds(events: player.events)
+        let feeds = runtime.feeds()
         // Writes by other processes become `library` events.
-        let watcher = Task { await runtime.externalChanges(events: player.events).watch() }
+        let watcher = Task { await runtime.externalChanges.watch() }
         defer { watcher.cancel() }
         Task {
             // Likes and dislikes kept while the catalog could not take them go first.
@@ -139,7 +139,7 @@ struct Crated: AsyncParsableCommand {
         }
         let server = MPDServer(settings: settings,
                                commands: MPDCommands(player: player, library: runtime.library, collection: runtime.collection,
-                                                     jobs: jobs, decoders: runtime.decoders.plugins, events: player.events,
+                                                     jobs: jobs, decoders: runtime.decoders.plugins,
                                                      database: MPDDatabase(collection: runtime.collection, library: runtime.library),
                                                      playlistVersion: MPDPlaylistVersion(), updates: MPDUpdateCounter()),
                                events: player.events, logger: logger, maxConnections: runtime.settings.http.maxConnections)

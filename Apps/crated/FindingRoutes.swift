@@ -4,11 +4,11 @@ import Foundation
 public import Hummingbird
 
 /// Search, sorted lists, album-artist browse, favorites and dislikes, home and lyrics under /api/v1
-/// (see Docs/HTTP_API.md). Changes publish `library` events.
+/// (see Docs/HTTP_API.md). Changes publish `library` events (through Core's collection).
 enum FindingRoutes {
     struct OpinionBody: Decodable { var value: Opinion? }
 
-    static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, events: EventBus) {
+    static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime) {
         let store = runtime.collection
         api.get("search") { request, _ in
             let q = request.uri.queryParameters
@@ -48,10 +48,10 @@ enum FindingRoutes {
 
         api.get("favorites") { _, _ in try store.favorites() }
         api.put("favorites/:kind/:id") { _, context in
-            try setOpinion(store, events, context, .favorite)
+            try setOpinion(store, context, .favorite)
         }
         api.delete("favorites/:kind/:id") { _, context in
-            try setOpinion(store, events, context, nil, only: .favorite)
+            try setOpinion(store, context, nil, only: .favorite)
         }
         api.get("dislikes") { _, _ in try store.favorites().dislikedAlbums }
         // PUT/DELETE dislikes/albums/{album} are in FeedRoutes: a dislike also goes to the catalog.
@@ -60,15 +60,14 @@ enum FindingRoutes {
     struct OpinionState: ResponseEncodable { var kind: FavoriteKind; var id: Int64; var opinion: Opinion? }
 
     /// Sets an opinion; clearing with `only` clears just that opinion (DELETE /favorites leaves a dislike alone).
-    private static func setOpinion(_ store: MusicCollection, _ events: EventBus, _ context: BasicRequestContext, _ value: Opinion?,
+    private static func setOpinion(_ store: MusicCollection, _ context: BasicRequestContext, _ value: Opinion?,
                                    only: Opinion? = nil) throws -> OpinionState {
         let kind = try parse(context.parameters.get("kind") ?? "", as: FavoriteKind.self, "kind")
         let id = try number(context, "id")
-        if value == nil, let only, try store.opinion(kind, id: id) != only {
-            return OpinionState(kind: kind, id: id, opinion: try store.opinion(kind, id: id))
+        if value == nil, let only {
+            return OpinionState(kind: kind, id: id, opinion: try store.clearOpinion(kind, id: id, only: only))
         }
         try store.setOpinion(kind, id: id, value)
-        events.publish(CrateEvent("library", "\(kind.rawValue) \(id): \(value?.rawValue ?? "no opinion")"))
         return OpinionState(kind: kind, id: id, opinion: value)
     }
 

@@ -122,7 +122,7 @@ enum PlayerRoutes {
                 let (merged, sink) = AsyncStream.makeStream(of: String.self)
                 group.addTask {
                     for await event in stream {
-                        let data = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+                        let data = String(decoding: try JSONEncoder().encode(EventMessage(event)), as: UTF8.self)
                         sink.yield("event: \(event.subsystem)\ndata: \(data)\n\n")
                     }
                     sink.finish()

@@ -3,8 +3,8 @@ import CrateDomain
 import Foundation
 import Hummingbird
 
-/// Playlists under /api/v1 (see Docs/HTTP_API.md). Edits answer with the playlist's entries and publish
-/// `library` events; `play` answers with the player status.
+/// Playlists under /api/v1 (see Docs/HTTP_API.md). Edits answer with the playlist's entries (Core's
+/// collection publishes their `library` events); `play` answers with the player status.
 enum PlaylistRoutes {
     struct CreateBody: Decodable { var name: String }
     struct RenameBody: Decodable { var name: String }
@@ -16,11 +16,8 @@ enum PlaylistRoutes {
     struct Detail: ResponseEncodable { var playlist: Playlist?; var name: String; var entries: [PlaylistEntry] }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, player: PlayerService) {
-        let store = runtime.collection, events = player.events
-        @Sendable func changed(_ id: Int64, _ what: String) throws -> Detail {
-            events.publish(CrateEvent("library", "playlist \(id) \(what)"))
-            return try detail(store, id, sort: ListSort(.manual))
-        }
+        let store = runtime.collection
+        @Sendable func changed(_ id: Int64) throws -> Detail { try detail(store, id, sort: ListSort(.manual)) }
 
         api.get("playlists") { request, _ in
             try store.playlists(sort: try FindingRoutes.listSort(request.uri.queryParameters, default: PlaylistSort.title))
@@ -28,12 +25,11 @@ enum PlaylistRoutes {
         api.post("playlists") { request, context in
             let body = try await request.decode(as: CreateBody.self, context: context)
             let made = try store.createPlaylist(name: body.name)
-            return try changed(made.id, "created")
+            return try changed(made.id)
         }
         api.post("playlists/import") { request, context in
             let body = try await request.decode(as: ImportBody.self, context: context)
             let report = try runtime.playlistFiles.importM3U(URL(fileURLWithPath: body.path), name: body.name, replace: body.replace ?? false)
-            events.publish(CrateEvent("library", "playlist \(report.playlist.id) imported"))
             return report
         }
         api.get("playlists/:id") { request, context in
@@ -42,12 +38,11 @@ enum PlaylistRoutes {
         api.patch("playlists/:id") { request, context in
             let id = try id(context)
             try store.renamePlaylist(id: id, to: try await request.decode(as: RenameBody.self, context: context).name)
-            return try changed(id, "renamed")
+            return try changed(id)
         }
         api.delete("playlists/:id") { _, context in
             let id = try id(context)
             try store.deletePlaylist(id: id)
-            events.publish(CrateEvent("library", "playlist \(id) deleted"))
             return Response(status: .noContent)
         }
         api.post("playlists/:id/tracks") { request, context in
@@ -57,18 +52,18 @@ enum PlaylistRoutes {
             if let album = body.albumID { ids += try store.tracks(albumID: album).map(\.id) }
             guard !ids.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"trackIDs\" or \"albumID\"") }
             try store.addToPlaylist(id: id, trackIDs: ids, at: body.index)
-            return try changed(id, "added \(ids.count)")
+            return try changed(id)
         }
         api.post("playlists/:id/remove") { request, context in
             let id = try id(context)
             try store.removeFromPlaylist(id: id, at: try await request.decode(as: RemoveBody.self, context: context).positions)
-            return try changed(id, "removed")
+            return try changed(id)
         }
         api.post("playlists/:id/move") { request, context in
             let id = try id(context)
             let body = try await request.decode(as: MoveBody.self, context: context)
             try store.movePlaylistEntry(id: id, from: body.from, to: body.to)
-            return try changed(id, "moved \(body.from) to \(body.to)")
+            return try changed(id)
         }
         api.get("playlists/:id/m3u") { _, context in
             let id = try id(context)

@@ -3,18 +3,17 @@ import CrateDomain
 import Foundation
 public import Hummingbird
 
-/// Saved stations and stream URLs under /api/v1 (see Docs/HTTP_API.md). Changes publish `library` events.
+/// Saved stations and stream URLs under /api/v1 (see Docs/HTTP_API.md). Changes publish `library` events (through Core's collection).
 enum StationRoutes {
     struct AddBody: Decodable { var name: String; var url: String; var artworkURL: String? }
     struct URLBody: Decodable { var url: String }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, player: PlayerService) {
-        let collection = runtime.collection, events = player.events
+        let collection = runtime.collection
         api.get("stations") { _, _ in try collection.stations() }
         api.post("stations") { request, context in
             let body = try await request.decode(as: AddBody.self, context: context)
             let station = try collection.addStation(name: body.name, url: body.url, artworkURL: body.artworkURL)
-            events.publish(CrateEvent("library", "station \(station.id) added"))
             return EditedResponse(status: .created, response: station)
         }
         api.get("stations/:id") { _, context in
@@ -25,7 +24,6 @@ enum StationRoutes {
         api.delete("stations/:id") { _, context in
             let id = try id(context)
             try collection.removeStation(id: id)
-            events.publish(CrateEvent("library", "station \(id) removed"))
             return Response(status: .noContent)
         }
         api.post("stations/:id/play") { _, context in

@@ -20,6 +20,8 @@ public struct CrateRuntime: Sendable {
     /// The Apple Music catalog: one client and cache for the runtime's lifetime.
     public let catalog: CatalogService
     public let logger: Logger
+    /// Where Core's services publish what they changed; front ends subscribe.
+    public let events: EventBus
 
     /// Loads settings (see `SettingsLoader`) and builds everything from them.
     public static func start(plugins: PluginList, configPath: String? = nil,
@@ -44,6 +46,7 @@ public struct CrateRuntime: Sendable {
         self.settings = settings
         self.plugins = plugins
         self.logger = logger
+        events = EventBus()
         // Only enabled sources are made: a disabled catalog never reads its key.
         let parts = plugins.registrations
             .filter { $0.kind != .source || settings.enabledSources.contains($0.name) }
@@ -70,26 +73,19 @@ public struct CrateRuntime: Sendable {
     /// Search over the library's index and the catalogs of sources that have one.
     public var search: SearchService { SearchService(store: store, sources: sources) }
     public var lyrics: LyricsService { LyricsService(store: store) }
-    public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store) }
+    public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store, events: events) }
 
     /// A setting kept in the library database (`import.mode`, `feeds.dial`), for `crate config`; nil when none is.
     public func storedSetting(_ key: String) -> String? { (try? store.setting(key)) ?? nil }
 
     /// A feed service (the wall, genre feeds, the dial, likes): the daemon keeps one for its lifetime.
-    public func feeds(events: EventBus? = nil, seed: UInt64? = nil) -> FeedService {
+    public func feeds(seed: UInt64? = nil) -> FeedService {
         FeedService(store: store, catalog: catalog, logger: logger, events: events, seed: seed)
     }
 
     /// Every provider with its kind, status and reason, for `crate plugins` and the API.
     public func pluginDescriptors() -> [PluginDescriptor] {
         sources.descriptors + decoders.descriptors + outputs.descriptors
-    }
-
-    /// Makes the output for `choice` (default: the configured one), logging which and why.
-    public func makeOutput(_ choice: String? = nil) throws -> any AudioOutput {
-        let (plugin, why) = try outputs.resolve(choice ?? settings.output)
-        logger.info("\(why)")
-        return try plugin.makeOutput()
     }
 }
 

@@ -2,10 +2,12 @@ public import CrateDomain
 import CrateStorage
 public import Foundation
 
-/// What the library holds, for front ends: albums, tracks, artists, favorites and dislikes, playlists, home. The
-/// store stays inside Core; front ends read and edit through this (and the daemon publishes the events).
+/// What the library holds, for front ends: albums, tracks, artists, favorites and dislikes, playlists, stations, home.
+/// The store stays inside Core; front ends read and edit through this, and each edit publishes its `library` event
+/// after the write, whichever front end made it.
 public struct MusicCollection: Sendable {
     let store: LibraryStore
+    let events: EventBus
 
     public func counts() throws -> LibraryCounts { try store.counts() }
     public func queueCount() throws -> Int { try store.queueCount() }
@@ -36,7 +38,18 @@ public struct MusicCollection: Sendable {
     public func favorites() throws -> FavoritesList { try store.favorites() }
     public func favoriteTracks() throws -> [Track] { try store.favoriteTracks() }
     public func opinion(_ kind: FavoriteKind, id: Int64) throws -> Opinion? { try store.opinion(kind, id: id) }
-    public func setOpinion(_ kind: FavoriteKind, id: Int64, _ opinion: Opinion?) throws { try store.setOpinion(kind, id: id, opinion) }
+    public func setOpinion(_ kind: FavoriteKind, id: Int64, _ opinion: Opinion?) throws {
+        try store.setOpinion(kind, id: id, opinion)
+        events.publish(.library(.opinion(kind: kind, id: String(id), opinion)))
+    }
+    /// Clears `only` that opinion (a favorite's removal leaves a dislike alone); answers the opinion now held.
+    @discardableResult
+    public func clearOpinion(_ kind: FavoriteKind, id: Int64, only: Opinion) throws -> Opinion? {
+        let held = try store.opinion(kind, id: id)
+        guard held == only else { return held }
+        try setOpinion(kind, id: id, nil)
+        return nil
+    }
 
     // Playlists.
     public func playlists(sort: ListSort<PlaylistSort> = ListSort(.title)) throws -> [Playlist] { try store.playlists(sort: sort) }
@@ -45,14 +58,36 @@ public struct MusicCollection: Sendable {
     public func playlistEntries(id: Int64, sort: ListSort<PlaylistTrackSort> = ListSort(.manual)) throws -> [PlaylistEntry] {
         try store.playlistEntries(id: id, sort: sort)
     }
-    public func createPlaylist(name: String) throws -> Playlist { try store.createPlaylist(name: name) }
-    public func renamePlaylist(id: Int64, to name: String) throws { try store.renamePlaylist(id: id, to: name) }
-    public func deletePlaylist(id: Int64) throws { try store.deletePlaylist(id: id) }
+    public func createPlaylist(name: String) throws -> Playlist {
+        let made = try store.createPlaylist(name: name)
+        events.publish(.library(.playlist(id: made.id, .created)))
+        return made
+    }
+    public func renamePlaylist(id: Int64, to name: String) throws {
+        try store.renamePlaylist(id: id, to: name)
+        events.publish(.library(.playlist(id: id, .renamed)))
+    }
+    public func deletePlaylist(id: Int64) throws {
+        try store.deletePlaylist(id: id)
+        events.publish(.library(.playlist(id: id, .deleted)))
+    }
     public func addToPlaylist(id: Int64, trackIDs: [Int64], at index: Int? = nil) throws {
         try store.addToPlaylist(id: id, trackIDs: trackIDs, at: index)
+        events.publish(.library(.playlist(id: id, .added(count: trackIDs.count))))
     }
-    public func removeFromPlaylist(id: Int64, at indexes: [Int]) throws { try store.removeFromPlaylist(id: id, at: indexes) }
-    public func movePlaylistEntry(id: Int64, from: Int, to: Int) throws { try store.movePlaylistEntry(id: id, from: from, to: to) }
+    public func removeFromPlaylist(id: Int64, at indexes: [Int]) throws {
+        try store.removeFromPlaylist(id: id, at: indexes)
+        events.publish(.library(.playlist(id: id, .removed)))
+    }
+    /// Empties a playlist (it stays, with its name).
+    public func clearPlaylist(id: Int64) throws {
+        try store.setPlaylistTracks(id: id, trackIDs: [], now: Date())
+        events.publish(.library(.playlist(id: id, .cleared)))
+    }
+    public func movePlaylistEntry(id: Int64, from: Int, to: Int) throws {
+        try store.movePlaylistEntry(id: id, from: from, to: to)
+        events.publish(.library(.playlist(id: id, .moved(from: from, to: to))))
+    }
 
     // Stations.
     public func stations() throws -> [Station] { try store.stations() }
@@ -60,9 +95,14 @@ public struct MusicCollection: Sendable {
     public func resolveStation(_ query: String) throws -> Station { try store.resolveStation(query) }
     /// Saves a station; `url` must be http(s) (radio playlists `.pls`/`.m3u`/`.xspf` are resolved when played).
     public func addStation(name: String, url: String, artworkURL: String? = nil) throws -> Station {
-        try store.addStation(name: name, url: try Station.streamURL(url), artworkURL: artworkURL)
+        let station = try store.addStation(name: name, url: try Station.streamURL(url), artworkURL: artworkURL)
+        events.publish(.library(.station(id: station.id, .added)))
+        return station
     }
-    public func removeStation(id: Int64) throws { try store.removeStation(id: id) }
+    public func removeStation(id: Int64) throws {
+        try store.removeStation(id: id)
+        events.publish(.library(.station(id: id, .removed)))
+    }
 
     // Import failures and artwork checks.
     public func scanFailures() throws -> [ScanFailure] { try store.scanFailures() }
@@ -72,5 +112,5 @@ public struct MusicCollection: Sendable {
 }
 
 extension CrateRuntime {
-    public var collection: MusicCollection { MusicCollection(store: store) }
+    public var collection: MusicCollection { MusicCollection(store: store, events: events) }
 }

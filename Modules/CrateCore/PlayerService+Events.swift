@@ -24,14 +24,14 @@ extension PlayerService {
                 currentToken = item.token
                 format = info
                 if state != .paused { state = .playing }
-                try publishTrack("playing", entry.track)
+                try publishTrack(.playing, entry.track)
                 save()
             case .finished(let item):
                 guard let entry = handed.removeValue(forKey: item.token) else { return }
                 if item.token != currentToken { applied.removeValue(forKey: item.token) }
                 try store.recordPlay(trackID: entry.track.id, fromPlaylist: entry.playlistID)
                 try store.saveTrackPosition(trackID: entry.track.id, seconds: 0)
-                try publishTrack("finished", entry.track)
+                try publishTrack(.finished, entry.track)
             case let .failed(item, reason):
                 guard let entry = handed.removeValue(forKey: item.token) else { return }
                 if item.token != currentToken { applied.removeValue(forKey: item.token) }
@@ -60,7 +60,7 @@ extension PlayerService {
             case let .streamMetadata(item, metadata):
                 guard let entry = handed[item.token] ?? (item.token == currentToken ? current : nil) else { return }
                 streamTitles[entry.track.id] = metadata.title
-                publish("player", "stream title \(metadata.title ?? "")")
+                publish(.player(.streamTitle(metadata.title)))
             case let .outputFailed(reason, item, frame):
                 outputFailed(reason, item: item, frame: frame)
             }
@@ -74,8 +74,8 @@ extension PlayerService {
         lastSkip = SkipNotice(trackID: track.id, title: track.title, reason: reason, missing: missing)
         if let missing { try store.setMissing(trackID: track.id, reason: missing, detail: reason) }
         logger.warning("skipped \(track.path ?? track.ref.description): \(reason)")
-        publish("player", "skipped \(track.title): \(missing?.rawValue ?? reason)")
-        if missing != nil { publish("library", "missing \(track.title)") }
+        publish(.player(.skipped(title: track.title, reason: missing?.rawValue ?? reason, preview: false)))
+        if missing != nil { publish(.library(.missing(title: track.title))) }
     }
 
     /// Why a file cannot be played, if it is the file's fault: gone, or not readable. A stream that fails (a

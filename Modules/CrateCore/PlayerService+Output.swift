@@ -40,7 +40,7 @@ extension PlayerService {
         outputError = notice
         outputAttempt = attempt
         if first { logger.error("output '\(output.name)' failed: \(reason)") }
-        events.publish(CrateEvent("player", "output error: \(output.name): \(reason)", outputError: notice))
+        publish(.player(.outputError(notice)))
         scheduleRetry(after: delay, attempt: attempt)
     }
 
@@ -67,7 +67,7 @@ extension PlayerService {
             outputRetry = nil
             let down = Date().timeIntervalSince(trouble.since)
             logger.notice("output '\(output.name)' is back after \(String(format: "%.0f", down)) s")
-            events.publish(CrateEvent("player", "output back: \(output.name)"))
+            publish(.player(.outputBack(output: output.name)))
             guard trouble.willResume, state == .paused, let current else { return }
             do {
                 if let fresh = try store.queueEntry(id: current.id) { try start(fresh, at: heldElapsed) }

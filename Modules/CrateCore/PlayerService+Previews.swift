@@ -34,10 +34,10 @@ extension PlayerService {
         let ids = try store.storePreviews(of: found.album, tracks: playable)
         if modes.shuffle {
             modes.shuffle = false
-            publish("options", "shuffle off for album play")
+            publish(.options(.shuffleOffForAlbum))
         }
         try playList(ids, albumLock: true)
-        for skip in skipped { events.publish(CrateEvent("player", "skipped \(skip.title): \(skip.reason)", preview: true)) }
+        for skip in skipped { publish(.player(.skipped(title: skip.title, reason: skip.reason, preview: true))) }
         logger.info("previews of \(catalogAlbum) (\(found.album.title)): \(ids.count) queued, \(skipped.count) without a preview")
         return PreviewPlay(album: catalogAlbum, title: found.album.title, artist: found.album.artist, queued: ids.count,
                            skipped: skipped, status: try status())
@@ -60,11 +60,7 @@ extension PlayerService {
     }
 
     /// A `player` event about `track` ("playing Part 1", "finished Part 1"); a preview's says so and carries `preview`.
-    func publishTrack(_ what: String, _ track: Track) throws {
-        if try previewAlbum(of: track) != nil {
-            events.publish(CrateEvent("player", "\(what) \(track.title) (preview)", preview: true))
-        } else {
-            publish("player", "\(what) \(track.title)")
-        }
+    func publishTrack(_ moment: PlayerChange.TrackMoment, _ track: Track) throws {
+        publish(.player(.track(moment, title: track.title, preview: try previewAlbum(of: track) != nil)))
     }
 }

@@ -30,7 +30,7 @@ extension PlayerService {
         try checkTracks(trackIDs)
         engine.stop()
         try store.replaceQueue(with: Array(trackIDs[index...]), albumLock: albumLock, playlistID: playlistID)
-        publish("queue", "replaced")
+        publish(.queue(.replaced))
         guard let first = try store.queueEntry(at: 1) else { throw PlayerError.emptyQueue }
         try start(first, at: 0)
     }
@@ -44,11 +44,11 @@ extension PlayerService {
         }
         if modes.shuffle {
             modes.shuffle = false
-            publish("options", "shuffle off for album play")
+            publish(.options(.shuffleOffForAlbum))
         }
         try playList(tracks.map(\.id), from: from - 1, albumLock: true)
         try store.markAlbumPlayed(id: albumID)
-        publish("library", "recent album \(albumID)")
+        publish(.library(.recentAlbum(id: albumID)))
     }
 
     /// Plays a playlist in its manual order from track `from` (1-based), the "Favorites" pseudo-playlist
@@ -62,7 +62,7 @@ extension PlayerService {
         try playList(tracks.map(\.id), from: from - 1, playlistID: playlistID)
         if let playlistID {
             try store.markPlaylistPlayed(id: playlistID)
-            publish("library", "playlist \(playlistID) played")
+            publish(.library(.playlist(id: playlistID, .played)))
         }
     }
 
@@ -77,20 +77,32 @@ extension PlayerService {
             position = 1
         }
         let ids = try store.insertIntoQueue(trackIDs, at: position)
-        try queueChanged("added \(ids.count)")
+        try queueChanged(.added(count: ids.count))
         return ids
     }
 
     /// Removes the entry at 1-based `index`. Removing the playing entry goes on with the next.
     public func remove(at index: Int) throws {
-        let entry = try entry(at: index)
-        let wasCurrent = entry.id == current?.id
-        let after = wasCurrent ? try following(entry, manual: true) : nil
-        try store.removeQueueEntry(entry.id)
-        if wasCurrent {
-            if state == .playing, let after { try start(after, at: 0) } else { stop(); current = nil }
+        try remove(range: index...index)
+    }
+
+    /// Removes the entries at 1-based `range` in one transaction and one queue event (MPD's `delete START:END`).
+    /// Removing the playing entry goes on with what follows the range.
+    public func remove(range: ClosedRange<Int>) throws {
+        let count = try store.queueCount()
+        guard range.lowerBound >= 1, range.upperBound <= count else {
+            throw PlayerError.noSuchEntry(index: range.lowerBound < 1 ? range.lowerBound : range.upperBound, count: count)
         }
-        try queueChanged("removed \(index)")
+        let entries = try store.queue(offset: range.lowerBound - 1, limit: range.count)
+        let removed = Set(entries.map(\.id))
+        let wasCurrent = current.map { removed.contains($0.id) } ?? false
+        var after = wasCurrent ? try entries.last.flatMap { try following($0, manual: true) } : nil
+        if let candidate = after, removed.contains(candidate.id) { after = nil }   // wrapped or shuffled into the range
+        try store.removeQueueEntries(Array(removed))
+        if wasCurrent {
+            if state == .playing, let after, let fresh = try store.queueEntry(id: after.id) { try start(fresh, at: 0) } else { stop(); current = nil }
+        }
+        try queueChanged(range.count == 1 ? .removed(index: range.lowerBound) : .removedRange(range))
     }
 
     /// Moves the entry at `from` to `to` (both 1-based).
@@ -99,7 +111,7 @@ extension PlayerService {
         let count = try store.queueCount()
         guard (1...count).contains(to) else { throw PlayerError.noSuchEntry(index: to, count: count) }
         try store.moveQueueEntry(entry.id, to: to)
-        try queueChanged("moved \(from) to \(to)")
+        try queueChanged(.moved(from: from, to: to))
     }
 
     /// Moves the entries at 1-based `range` as one block, so that its first entry ends up at `to` (MPD's
@@ -117,7 +129,7 @@ extension PlayerService {
         ids.removeSubrange(first..<first + range.count)
         ids.insert(contentsOf: block, at: to - span.lowerBound)
         try store.reorderQueue(ids)
-        try queueChanged("moved \(range.lowerBound)–\(range.upperBound) to \(to)")
+        try queueChanged(.movedRange(range, to: to))
     }
 
     /// Shuffles the entries at 1-based `range` (default: the whole queue) by album: each run of one album's
@@ -138,14 +150,14 @@ extension PlayerService {
         }
         guard runs.count > 1 else { return }
         try store.reorderQueue(runs.shuffled().flatMap { $0 })
-        try queueChanged("shuffled \(span.lowerBound)–\(span.upperBound)")
+        try queueChanged(.shuffled(span))
     }
 
     public func clear() throws {
         stop()
         current = nil
         try store.clearQueue()
-        try queueChanged("cleared")
+        try queueChanged(.cleared)
     }
 
     public func history(limit: Int = 100) throws -> [HistoryEntry] {
@@ -167,7 +179,7 @@ extension PlayerService {
             guard let id = try store.insertIntoQueue([track.id], at: 1).first else { throw PlayerError.emptyQueue }
             entryID = id
         }
-        try queueChanged("history \(index) in place of the current track")
+        try queueChanged(.history(index: index))
         guard let entry = try store.queueEntry(id: entryID) else { throw PlayerError.emptyQueue }
         try start(entry, at: 0)
     }
@@ -183,8 +195,8 @@ extension PlayerService {
         if let unknown = try store.unknownTrackIDs(ids).first { throw PlayerError.noSuchTrack(unknown) }
     }
 
-    private func queueChanged(_ detail: String) throws {
-        publish("queue", detail)
+    private func queueChanged(_ change: QueueChange) throws {
+        publish(.queue(change))
         try refreshNext()
         save()
     }

@@ -51,7 +51,7 @@ public actor PlayerService {
     ///
     /// An output that cannot be reached now (the sound server is not up yet, under systemd) does not stop the
     /// player: it starts with `outputError` set and tries the output again until it works.
-    public static func start(runtime: CrateRuntime, output: String? = nil, events: EventBus = EventBus()) async throws -> PlayerService {
+    public static func start(runtime: CrateRuntime, output: String? = nil) async throws -> PlayerService {
         let choice = output ?? runtime.settings.output
         let plugin: any OutputPlugin
         var unavailable: String?
@@ -67,7 +67,7 @@ public actor PlayerService {
             unavailable = reason
         }
         let engine = PlaybackEngine(decoders: runtime.decoders, inputs: runtime.inputs) { try plugin.makeOutput() }
-        let player = PlayerService(runtime: runtime, engine: engine, output: plugin, events: events)
+        let player = PlayerService(runtime: runtime, engine: engine, output: plugin, events: runtime.events)
         await player.restore()
         await player.listen()
         if let unavailable { await player.outputUnavailableAtStart(unavailable) }
@@ -176,7 +176,7 @@ public actor PlayerService {
             engine.seek(toFrame: Int64(target * rate))
         }
         heldElapsed = target
-        publish("player", "seek \(String(format: "%.1f", target))")
+        publish(.player(.seek(seconds: target)))
         save()
     }
 
@@ -184,7 +184,7 @@ public actor PlayerService {
     public func setVolume(_ value: Int, relative: Bool = false) {
         modes.volume = min(max(relative ? modes.volume + value : value, 0), 100)
         engine.setVolume(modes.volume)
-        publish("mixer", "volume \(modes.volume)")
+        publish(.mixer(volume: modes.volume))
         save()
     }
 
@@ -204,7 +204,7 @@ public actor PlayerService {
     }
 
     private func optionsChanged() throws {
-        publish("options", "repeat \(modes.repeatMode.rawValue), shuffle \(modes.shuffle), stop-after-album \(modes.stopAfterAlbum)")
+        publish(.options(.modes(modes)))
         try refreshNext()
         save()
     }
@@ -249,6 +249,16 @@ public actor PlayerService {
     public func upcomingEntry() throws -> QueueEntry? {
         guard state != .stopped, let upcoming else { return nil }
         return try store.queueEntry(id: upcoming.id)
+    }
+
+    /// What plays after the current entry under the modes (MPD's `nextsong`): while playing or paused, the entry handed
+    /// to the engine; when stopped, the one that would follow (itself with repeat one, wrapping with repeat all).
+    public func nextEntry() throws -> QueueEntry? {
+        guard let current, let entry = try store.queueEntry(id: current.id) else { return nil }
+        if state != .stopped { return try upcomingEntry() }
+        if modes.repeatMode == .one { return entry }
+        if let next = try store.queueNeighbour(of: entry.id, direction: 1) { return next }
+        return modes.repeatMode == .all ? try store.queueEntry(at: 1) : nil
     }
 
     /// After a queue or mode change: what follows the current entry may have changed.
@@ -302,12 +312,12 @@ public actor PlayerService {
 
     func setState(_ new: PlaybackState) {
         state = new
-        publish("player", new.rawValue)
+        publish(.player(.state(new)))
         save()
     }
 
-    func publish(_ subsystem: String, _ detail: String? = nil) {
-        events.publish(CrateEvent(subsystem, detail))
+    func publish(_ event: CrateEvent) {
+        events.publish(event)
     }
 
     /// Saves the pointer, position, modes and volume, and the current track's position.

@@ -120,7 +120,14 @@ extension LibraryStore {
     }
 
     public func removeQueueEntry(_ id: Int64) throws {
-        try write { db in try db.execute(sql: "DELETE FROM queue_entry WHERE id = ?", arguments: [id]) }
+        try removeQueueEntries([id])
+    }
+
+    /// Removes the entries in one transaction (a range deleted at once is one change, never half done).
+    public func removeQueueEntries(_ ids: [Int64]) throws {
+        try write { db in
+            for id in ids { try db.execute(sql: "DELETE FROM queue_entry WHERE id = ?", arguments: [id]) }
+        }
     }
 
     public func clearQueue() throws {

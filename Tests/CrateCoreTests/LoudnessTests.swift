@@ -226,12 +226,11 @@ import Testing
         settings.setPluginValue("outputs.wav.path", out.path)
         settings.setPluginValue("outputs.wav.render", "true")
         let modeRuntime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
-        let bus = EventBus()
-        let player = try await PlayerService.start(runtime: modeRuntime, output: "wav", events: bus)
-        let events = bus.subscribe()
+        let player = try await PlayerService.start(runtime: modeRuntime, output: "wav")
+        let events = player.events.subscribe()
         try await play(player)
         _ = try await withHangGuard("the player to stop after \(name)", seconds: 120) {
-            for await event in events where event.subsystem == "player" && event.detail == "stopped" { return true }
+            for await event in events where event == .player(.state(.stopped)) { return true }
             return false
         }
         await player.shutdown()

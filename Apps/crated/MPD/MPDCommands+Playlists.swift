@@ -3,8 +3,8 @@ import CrateDomain
 import Foundation
 
 /// Stored playlists (Crate's playlists, by name) and the `favorite` sticker (Crate's favorite tracks). Every change
-/// publishes the library event the HTTP routes publish, so MPD clients idle on `stored_playlist` or `sticker` and the
-/// web page both hear of it.
+/// goes through Core's collection, which publishes the library event, so MPD clients idle on `stored_playlist` or
+/// `sticker` and the web page both hear of it.
 extension MPDCommands {
     func runPlaylists(_ name: String, _ args: [String]) async throws -> String? {
         switch name {
@@ -39,15 +39,13 @@ extension MPDCommands {
             case ("append", let found?): id = found.id
             case ("replace", let found?):
                 id = found.id
-                try clear(id)
+                try collection.clearPlaylist(id: id)
             default: throw MPDError(.argument, "Unrecognized save mode: \(mode)")
             }
             if !queued.isEmpty { try collection.addToPlaylist(id: id, trackIDs: queued) }
-            changed(id, "saved from the queue")
         case "rm":
             let found = try playlist(named: try Self.argument(args, 0))
             try collection.deletePlaylist(id: found.id)
-            changed(found.id, "deleted")
         case "rename":
             let found = try playlist(named: try Self.argument(args, 0))
             let newName = try Self.argument(args, 1)
@@ -55,7 +53,6 @@ extension MPDCommands {
                 throw MPDError(.exist, "Playlist exists already")
             }
             try collection.renamePlaylist(id: found.id, to: newName)
-            changed(found.id, "renamed")
         case "playlistadd":
             let playlistName = try Self.argument(args, 0)
             let ids = try await trackIDs(at: try Self.argument(args, 1))
@@ -63,24 +60,20 @@ extension MPDCommands {
             // As MPD, adding to a playlist that does not exist makes it.
             let id = try existingPlaylist(playlistName)?.id ?? made(playlistName)
             try collection.addToPlaylist(id: id, trackIDs: ids, at: position.map { $0 + 1 })
-            changed(id, "added \(ids.count)")
         case "playlistclear":
             let id = try playlist(named: try Self.argument(args, 0)).id
-            try clear(id)
-            changed(id, "cleared")
+            try collection.clearPlaylist(id: id)
         case "playlistdelete":
             let found = try playlist(named: try Self.argument(args, 0))
             guard let range = try Self.optionalRange(args, 1) else { throw MPDError(.argument, "too few arguments") }
             let upper = min(range.upperBound, found.trackCount)
             guard range.lowerBound < found.trackCount, upper > range.lowerBound else { throw MPDError(.argument, "Bad song index") }
             try collection.removeFromPlaylist(id: found.id, at: Array(range.lowerBound + 1...upper))
-            changed(found.id, "removed")
         case "playlistmove":
             let found = try playlist(named: try Self.argument(args, 0))
             let from = try Self.number(args, 1), to = try Self.number(args, 2)
             guard from < found.trackCount, to < found.trackCount else { throw MPDError(.argument, "Bad song index") }
             try collection.movePlaylistEntry(id: found.id, from: from + 1, to: to + 1)
-            changed(found.id, "moved \(from + 1) to \(to + 1)")
         case "sticker":
             return try await sticker(args)
         default:
@@ -112,14 +105,6 @@ extension MPDCommands {
         }
     }
 
-    private func clear(_ id: Int64) throws {
-        let count = try collection.playlistEntries(id: id).count
-        if count > 0 { try collection.removeFromPlaylist(id: id, at: Array(1...count)) }
-    }
-
-    private func changed(_ id: Int64, _ what: String) {
-        events.publish(CrateEvent("library", "playlist \(id) \(what)"))
-    }
 
     /// The tracks a URI names: a song, every song under a folder, or a stream's URL.
     func trackIDs(at uri: String) async throws -> [Int64] {
@@ -174,7 +159,6 @@ extension MPDCommands {
 
     private func setFavorite(_ track: Int64, _ on: Bool) throws {
         try collection.setOpinion(.track, id: track, on ? .favorite : nil)
-        events.publish(CrateEvent("library", "track \(track): \(on ? "favorite" : "no opinion")"))
     }
 
     /// MPD's `Last-Modified` form: ISO 8601 in UTC, to the second.

@@ -10,7 +10,6 @@ struct MPDCommands: Sendable {
     let collection: MusicCollection
     let jobs: LibraryJobs
     let decoders: [any DecoderPlugin]
-    let events: EventBus
     let database: MPDDatabase
     let playlistVersion: MPDPlaylistVersion
     let updates: MPDUpdateCounter
@@ -154,8 +153,7 @@ struct MPDCommands: Sendable {
         case "clear": try await player.clear()
         case "delete":
             guard let asked = try Self.optionalRange(args, 0) else { throw MPDError(.argument, "wrong number of arguments for \"delete\"") }
-            // From the end, so the positions still to delete do not move.
-            if let range = try await queueRange(asked) { for position in range.reversed() { try await player.remove(at: position) } }
+            if let range = try await queueRange(asked) { try await player.remove(range: range) }
         case "deleteid": try await player.remove(at: try await index(ofEntry: Int64(try Self.number(args, 0))))
         case "move":
             guard let asked = try Self.optionalRange(args, 0) else { throw MPDError(.argument, "too few arguments") }
@@ -213,22 +211,13 @@ struct MPDCommands: Sendable {
                     out += "audio: \(format.sampleRate):\(format.bitsPerSample.map(String.init) ?? "f"):\(format.channels)\n"
                 }
             }
-            if let next = try await nextEntry(after: entry, status) { out += "nextsong: \(next.index - 1)\nnextsongid: \(next.id)\n" }
+            if let next = try await player.nextEntry() { out += "nextsong: \(next.index - 1)\nnextsongid: \(next.id)\n" }
             out += "crate_album_lock: \(entry.albumLock ? 1 : 0)\n"
         }
         if let job = jobs.job, job.state == .running, ["rescan", "import"].contains(job.kind) { out += "updating_db: \(updates.current)\n" }
         out += "crate_stop_after_album: \(modes.stopAfterAlbum ? 1 : 0)\n"
         if let error = status.outputError { out += "error: \(MPDArguments.value("\(error.output): \(error.reason)"))\n" }
         return out
-    }
-
-    /// What plays after `entry`: the entry the player has lined up; when stopped, the next in order (MPD shows it then
-    /// too), wrapping with repeat.
-    private func nextEntry(after entry: QueueEntry, _ status: PlayerStatus) async throws -> QueueEntry? {
-        if status.state != .stopped { return try await player.upcomingEntry() }
-        if status.modes.repeatMode == .one { return entry }
-        if let following = try await player.queue(offset: entry.index, limit: 1).first { return following }
-        return status.modes.repeatMode == .all ? try await player.queue(offset: 0, limit: 1).first : nil
     }
 
     /// `tagtypes`: the list, or this connection's narrowing of it (`clear`, `all`, `enable T…`, `disable T…`).

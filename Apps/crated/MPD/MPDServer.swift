@@ -36,7 +36,7 @@ struct MPDServer: Sendable {
         // the library changed.
         let versions = Task { [events, commands] in
             for await event in events.subscribe() {
-                if event.subsystem == "queue" { commands.playlistVersion.bump() }
+                if case .queue = event { commands.playlistVersion.bump() }
                 if MPDSession.subsystems(of: event).contains("database") { commands.database.invalidate() }
             }
         }

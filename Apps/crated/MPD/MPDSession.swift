@@ -1,4 +1,5 @@
 import CrateCore
+import CrateDomain
 
 /// What reaches a connection: a request line, a change in the daemon, or the client's end.
 enum MPDInput: Sendable {
@@ -37,31 +38,21 @@ struct MPDSession {
 
     /// Crate's events as the idle subsystems MPD names (none for those MPD clients cannot see).
     static func subsystems(of event: CrateEvent) -> [String] {
-        switch event.subsystem {
-        case "player": return ["player"]
-        case "queue": return ["playlist"]
-        case "mixer": return ["mixer"]
-        case "options": return ["options"]
-        case "library": return librarySubsystems(event.detail ?? "")
-        default: return []
-        }
-    }
-
-    /// Library events by what they say (LibraryJobs, the playlist and favorite routes, the player).
-    private static func librarySubsystems(_ detail: String) -> [String] {
-        let words = detail.split(separator: " ", maxSplits: 2).map(String.init)
-        let jobs: Set<String> = ["rescan", "import", "retry", "loudness"]
-        if let kind = words.first, jobs.contains(kind), words.count > 1 {
-            // A job: `update` when it starts and ends, `database` once when it is done (not per progress step).
-            if words[1] == "started" || words[1].hasPrefix("failed") { return ["update"] }
-            if words[1].hasPrefix("done") { return ["update", "database"] }
-            return []
-        }
-        switch words.first {
-        case "playlist": return ["stored_playlist"]
-        case "track" where words.count > 1 && words[1].hasSuffix(":"): return ["sticker"]
-        case "album", "artist", "recent", "station", "artwork": return []
-        default: return ["database"]
+        switch event {
+        case .player: ["player"]
+        case .queue: ["playlist"]
+        case .mixer: ["mixer"]
+        case .options: ["options"]
+        case .feeds: []
+        // A job: `update` when it starts and ends, `database` once when it is done (not per progress step).
+        case .library(.job(_, .started)), .library(.job(_, .failed)): ["update"]
+        case .library(.job(_, .done)): ["update", "database"]
+        case .library(.job(_, .progress)): []
+        case .library(.playlist): ["stored_playlist"]
+        // Crate's one sticker is the favorite mark of a song.
+        case .library(.opinion(.track, _, _)): ["sticker"]
+        case .library(.opinion), .library(.recentAlbum), .library(.station), .library(.artworkRepair): []
+        case .library(.missing), .library(.externalChange): ["database"]
         }
     }
 

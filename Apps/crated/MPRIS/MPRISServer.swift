@@ -40,8 +40,11 @@ final class MPRISServer: Sendable {
         }
         if let status = try? await player.status(), let now = try? playerProperties(status) { announced.withLock { $0 = now } }
         for await event in player.events.subscribe() {
-            guard ["player", "queue", "mixer", "options"].contains(event.subsystem) else { continue }
-            await announce(seek: event.subsystem == "player" && event.detail?.hasPrefix("seek") == true)
+            switch event {
+            case .player(.seek): await announce(seek: true)
+            case .player, .queue, .mixer, .options: await announce(seek: false)
+            case .library, .feeds: continue
+            }
         }
         bus.stop()
     }

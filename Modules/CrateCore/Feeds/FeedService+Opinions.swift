@@ -44,7 +44,7 @@ extension FeedService {
         let current = try currentOpinion(album)
         if only == nil || current == only { try store(album, nil) }
         let now = try currentOpinion(album)
-        events?.publish(CrateEvent("library", "album \(FeedAlbumRef.text(album)): \(now?.rawValue ?? "no opinion")"))
+        events?.publish(.library(.opinion(kind: .album, id: FeedAlbumRef.text(album), now)))
         return OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist, opinion: now,
                               writes: [], notSent: isCatalog(album) ? "taking an opinion back leaves the Apple Music rating as it is" : nil)
     }
@@ -54,7 +54,7 @@ extension FeedService {
         try store(album, opinion, unsent: isCatalog(album))
         if opinion == .dislike { dropFromKeptFeeds(album) }
         // The same event the favorites routes publish, so clients need one rule.
-        events?.publish(CrateEvent("library", "album \(FeedAlbumRef.text(album)): \(opinion.rawValue)"))
+        events?.publish(.library(.opinion(kind: .album, id: FeedAlbumRef.text(album), opinion)))
         var outcome = OpinionOutcome(album: FeedAlbumRef.text(album), title: album.title, artist: album.artist,
                                      opinion: opinion, writes: [], notSent: nil)
         guard isCatalog(album), let externalID = album.externalID else { return outcome }

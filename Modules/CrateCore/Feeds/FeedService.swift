@@ -75,7 +75,7 @@ public actor FeedService {
     public func setDial(_ text: String, regenerate: Bool = true) throws -> CrateDial {
         guard let dial = CrateDial(parsing: text) else { throw FeedError.unknownDial(text) }
         try store.setSetting(Self.dialSetting, dial.rawValue)
-        events?.publish(CrateEvent("feeds", "dial \(dial.rawValue)"))
+        events?.publish(.feeds(.dial(dial)))
         regeneration?.cancel()
         guard regenerate else { return dial }
         let pause = debounce
@@ -117,7 +117,7 @@ public actor FeedService {
         wall = state
         pendingWall = nil
         logger.debug("feeds: wall composed (\(reason)) on \(dial.rawValue): \(state.entries.count) albums from \(state.last.contributions.count) signal sources, \(state.last.failures.count) failed")
-        events?.publish(CrateEvent("feeds", "wall \(dial.rawValue)"))
+        events?.publish(.feeds(.wall(dial)))
         return page(of: wall, artworkSize: artworkSize)
     }
 

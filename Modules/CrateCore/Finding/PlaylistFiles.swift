@@ -23,8 +23,12 @@ public struct PlaylistImportReport: Sendable, Codable {
 /// own reason, not dropped silently.
 public struct PlaylistFiles: Sendable {
     let store: LibraryStore
+    let events: EventBus?
 
-    public init(store: LibraryStore) { self.store = store }
+    public init(store: LibraryStore, events: EventBus? = nil) {
+        self.store = store
+        self.events = events
+    }
 
     public func importM3U(_ file: URL, name: String? = nil, replace: Bool = false, now: Date = Date()) throws -> PlaylistImportReport {
         let data: Data
@@ -58,6 +62,7 @@ public struct PlaylistFiles: Sendable {
             playlist = try store.createPlaylist(name: title, at: now)
             try store.addToPlaylist(id: playlist.id, trackIDs: ids, now: now)
         }
+        events?.publish(.library(.playlist(id: playlist.id, .imported)))
         return PlaylistImportReport(playlist: try store.playlist(id: playlist.id) ?? playlist, added: ids.count,
                                     matchedByTags: byTags, skipped: skipped)
     }

@@ -14,12 +14,12 @@ public struct ExternalChanges: Sendable {
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             guard let now = try? store.externalDataVersion() else { continue }
-            if let last, now != last { events.publish(CrateEvent("library", "changed by another process")) }
+            if let last, now != last { events.publish(.library(.externalChange)) }
             last = now
         }
     }
 }
 
 extension CrateRuntime {
-    public func externalChanges(events: EventBus) -> ExternalChanges { ExternalChanges(store: store, events: events) }
+    public var externalChanges: ExternalChanges { ExternalChanges(store: store, events: events) }
 }

@@ -84,7 +84,7 @@ public final class LibraryJobs: Sendable {
             if let job = s.job, job.state == .running { throw LibraryError.busy("a library \(job.kind)") }
             s.job = Job(kind: kind, state: .running)
         }
-        events.publish(CrateEvent("library", "\(kind) started"))
+        events.publish(.library(.job(kind: kind, phase: .started)))
         let library = self.library
         let thread = Thread { [self] in
             var lastEvent = Date.distantPast
@@ -94,17 +94,17 @@ public final class LibraryJobs: Sendable {
                     // At most a few events a second: clients re-read the status for detail.
                     if Date().timeIntervalSince(lastEvent) >= 0.25 {
                         lastEvent = Date()
-                        self.events.publish(CrateEvent("library", "\(kind) \(progress.done)/\(progress.total)"))
+                        self.events.publish(.library(.job(kind: kind, phase: .progress(done: progress.done, total: progress.total))))
                     }
                 }
                 status.withLock { s in
                     s.job?.state = .done
                     if s.job != nil { record(&s.job!) }
                 }
-                events.publish(CrateEvent("library", "\(kind) done: \(summary)"))
+                events.publish(.library(.job(kind: kind, phase: .done(summary: summary))))
             } catch {
                 status.withLock { $0.job?.state = .failed; $0.job?.error = ErrorText.describe(error) }
-                events.publish(CrateEvent("library", "\(kind) failed: \(ErrorText.describe(error))"))
+                events.publish(.library(.job(kind: kind, phase: .failed(reason: ErrorText.describe(error)))))
             }
         }
         thread.name = "crate-library"
@@ -117,7 +117,7 @@ public final class LibraryJobs: Sendable {
         guard limit > 0 else { return }
         let final = library.repairArtwork(limit: limit) { s in self.status.withLock { $0.artwork = s } }
         if final.checked > 0 {
-            events.publish(CrateEvent("library", "artwork repair: \(final.filled) of \(final.checked) filled, \(final.remaining) left"))
+            events.publish(.library(.artworkRepair(filled: final.filled, checked: final.checked, remaining: final.remaining)))
         }
     }
 }

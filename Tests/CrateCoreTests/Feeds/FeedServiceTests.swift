@@ -75,11 +75,13 @@ import CrateStorage
         #expect(await feeds.wall().dial == "mystery")
         #expect(await runtime.feeds().dial() == .mystery)                  // persisted: a new service reads it
         await #expect(throws: FeedError.self) { try await feeds.setDial("loud") }
-        events.publish(CrateEvent("end"))
-        var walls: [String] = []
+        // The last event: a dial change that composes nothing (its second `dial my`).
+        try await feeds.setDial("my", regenerate: false)
+        var walls: [String] = [], dialsToMy = 0
         for await event in stream {
-            if event.subsystem == "end" { break }
-            if event.subsystem == "feeds", let detail = event.detail, detail.hasPrefix("wall") { walls.append(detail) }
+            if event == .feeds(.dial(.my)) { dialsToMy += 1 }
+            if dialsToMy == 2 { break }
+            if case .feeds(.wall) = event { walls.append(event.detail) }
         }
         // One wall at first use, then one for three quick dial changes: the last position.
         #expect(walls == ["wall mixed", "wall mystery"])
