@@ -2,8 +2,12 @@
 import PackageDescription
 
 // Crate: one core, several front ends. Dependencies point inward:
-// Apps -> CrateCore -> (plugins, CrateStorage, CrateAudio) -> CrateDomain.
-// A plugin depends on CrateDomain (and its own C module) only.
+// Apps -> composition root (CratePlugins) -> front ends -> CrateCore -> (CrateStorage, CrateAudio, CrateFeeds) -> CrateDomain;
+// plugins -> CrateDomain (and their own C library, a support library). Core names no plugin and no front end.
+//
+// Modules/     the core modules, the front ends (Modules/FrontEnds/*), the composition root, the C libraries
+// Plugins/     Sources, Decoders, Outputs (one folder each) and Support (code plugins share; not plugins)
+// Apps/        crate (the CLI) and crated (start-up)
 
 // The compiler holds the boundaries: an import is internal unless declared `public import`, and a member is visible
 // only where its module is imported (so front ends, which never import CrateStorage, cannot reach the store).
@@ -14,11 +18,17 @@ let strict: [SwiftSetting] = [
 ]
 
 func system(_ name: String, pkgConfig: String, apt: String) -> Target {
-    .systemLibrary(name: name, path: "Plugins/System/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+    .systemLibrary(name: name, path: "Modules/CLibraries/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
 func plugin(_ name: String, path: String, _ deps: [Target.Dependency] = []) -> Target {
     .target(name: name, dependencies: ["CrateDomain"] + deps, path: path, swiftSettings: strict)
+}
+
+/// A front end: a library target under Modules/FrontEnds, listed (one line) in the composition root.
+func frontEnd(_ name: String, path: String, _ deps: [Target.Dependency], resources: [Resource]? = nil) -> Target {
+    .target(name: name, dependencies: ["CrateCore", "CrateDomain", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] + deps,
+            path: path, resources: resources, swiftSettings: strict)
 }
 
 func tests(_ name: String, _ deps: [Target.Dependency], exclude: [String] = []) -> Target {
@@ -57,13 +67,14 @@ let package = Package(
         system("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
-        // The MPRIS front end's session bus (crated only).
+        // The MPRIS front end's session bus.
         system("CDBus", pkgConfig: "dbus-1", apt: "libdbus-1-dev"),
         system("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev"),
         // FFmpeg (libavformat-dev libavcodec-dev libswresample-dev libavutil-dev): its headers at build time, its
-        // libraries loaded when first used (Plugins/System/CFFmpeg/include/CFFmpeg.h says why).
-        .target(name: "CFFmpeg", path: "Plugins/System/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CImageShim", path: "Plugins/System/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+        // libraries loaded when first used (Modules/CLibraries/CFFmpeg/include/CFFmpeg.h says why).
+        .target(name: "CFFmpeg", path: "Modules/CLibraries/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // Core's artwork: libjpeg and libpng through a small C shim.
+        .target(name: "CImageShim", path: "Modules/CLibraries/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Core modules.
         .target(name: "CrateDomain", path: "Modules/CrateDomain", swiftSettings: strict),
@@ -82,22 +93,34 @@ let package = Package(
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
+            // The daemon runs its front ends as services in one group (ordered graceful shutdown).
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], path: "Modules/CrateCore", swiftSettings: strict),
 
-        // The composition root: the one list of plugins, and the only importer of them.
+        // Front ends: one folder each under Modules/FrontEnds with its `registration`, listed in the composition root.
+        frontEnd("HTTPFrontEnd", path: "Modules/FrontEnds/HTTP", ["CZlib", .product(name: "Hummingbird", package: "hummingbird"),
+                                                .product(name: "Crypto", package: "swift-crypto")],
+                 resources: [.copy("Web")]),
+        frontEnd("MPDFrontEnd", path: "Modules/FrontEnds/MPD", [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
+        frontEnd("MPRISFrontEnd", path: "Modules/FrontEnds/MPRIS", ["CDBus"]),
+
+        // The composition root: the one list of plugins and front ends, and the only importer of them.
         .target(name: "CratePlugins", dependencies: [
-            "CrateDomain", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
+            "CrateDomain", "CrateCore", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder", "FFmpegDecoder",
             "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput",
-        ], path: "CratePlugins", swiftSettings: strict),
+            "HTTPFrontEnd", "MPDFrontEnd", "MPRISFrontEnd",
+        ], path: "Modules/CratePlugins", swiftSettings: strict),
 
-        // Plugins: one folder each with its `registration`, listed in CratePlugins/CratePlugins.swift.
-        // DecoderSupport is not a plugin: the codec parsing the decoders share (Ogg page tails, FLAC PICTURE blocks,
-        // the cover choice), kept out of Domain, which holds types and protocols only.
-        .target(name: "DecoderSupport", dependencies: ["CrateDomain"], path: "Plugins/Decoders/Support", swiftSettings: strict),
-        // FFmpegSupport is not a plugin either: decoding through libavformat/libavcodec, for the FFmpeg plugin's
-        // containers and the Vorbis plugin's files (FFmpeg's Vorbis decoder is twice as fast as libvorbis).
-        .target(name: "FFmpegSupport", dependencies: ["CrateDomain", "CFFmpeg", "DecoderSupport"], path: "Plugins/Decoders/FFmpegSupport",
+        // Plugins: one folder each with its `registration`, listed in Modules/CratePlugins/CratePlugins.swift.
+        // Plugins/Support holds code plugins share; none of it is a plugin. DecoderSupport: the codec parsing the
+        // decoders share (Ogg page tails, FLAC PICTURE blocks, the cover choice), kept out of Domain, which holds
+        // types and protocols only.
+        .target(name: "DecoderSupport", dependencies: ["CrateDomain"], path: "Plugins/Support/Decoders", swiftSettings: strict),
+        // FFmpegSupport: decoding through libavformat/libavcodec, for the FFmpeg plugin's containers and the Vorbis
+        // plugin's files (FFmpeg's Vorbis decoder is twice as fast as libvorbis).
+        .target(name: "FFmpegSupport", dependencies: ["CrateDomain", "CFFmpeg", "DecoderSupport"], path: "Plugins/Support/FFmpeg",
                 swiftSettings: strict),
         plugin("LocalFilesSource", path: "Plugins/Sources/LocalFiles"),
         plugin("AppleCatalogREST", path: "Plugins/Sources/AppleCatalogREST", [.product(name: "Crypto", package: "swift-crypto")]),
@@ -117,16 +140,14 @@ let package = Package(
         // The Swift client of crated's HTTP API: the CLI's, and any other Swift front end's.
         .target(name: "CrateClient", dependencies: ["CrateDomain"], path: "Modules/CrateClient", swiftSettings: strict),
 
-        // Front ends.
+        // The apps: the CLI, and the daemon's start-up.
         .executableTarget(name: "crate", dependencies: [
             "CrateCore", "CratePlugins", "CrateClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
-            "CrateCore", "CratePlugins", "CZlib", "CDBus", .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Apps/crated", resources: [.copy("Web")], swiftSettings: strict),
+            "CrateCore", "CratePlugins", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Apps/crated", swiftSettings: strict),
 
         // Benchmarks: run by Benchmarks/run.sh next to the reference tools.
         .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CratePlugins", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput", "WAVFileOutput"], path: "Benchmarks/CrateBench",
@@ -152,6 +173,9 @@ let package = Package(
         tests("NullOutputTests", ["NullOutput"]),
         tests("URLStreamSourceTests", ["URLStreamSource"], exclude: ["radio_server.py"]),
         tests("CrateAppsTests", ["crate", "crated"]),
+        // The front ends in process: the seam (a fake front end added by one line), the MPD session fed lines.
+        tests("FrontEndTests", ["CrateCore", "CrateFeeds", "CratePlugins", "CrateClient", "MPDFrontEnd", "HTTPFrontEnd",
+                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // The production catalog client against a loopback server that serves the documented JSON shapes.
         // It also runs the crate and crated binaries (the CLI and daemon against the fake catalog): declared, so they are built.
         tests("AppleCatalogRESTTests", ["AppleCatalogREST", "crate", "crated", .product(name: "Hummingbird", package: "hummingbird"),

@@ -25,14 +25,16 @@ jobs="${FUZZ_JOBS:-1}"
 targets=(
   "WAV|WAVDecoder|Plugins/Decoders/WAV/WAVDecoderPlugin.swift Plugins/Decoders/WAV/ID3Chunk.swift Fuzz/Support/MemoryStream.swift|8192"
   "ID3Chunk|WAVDecoder|Plugins/Decoders/WAV/ID3Chunk.swift|4096"
-  "OggTail|DecoderSupport|Plugins/Decoders/Support/OggTail.swift|70000"
-  "PictureBlock|DecoderSupport|Plugins/Decoders/Support/PictureBlock.swift|4096"
+  "OggTail|DecoderSupport|Plugins/Support/Decoders/OggTail.swift|70000"
+  "PictureBlock|DecoderSupport|Plugins/Support/Decoders/PictureBlock.swift|4096"
   "MP3Resync|MP3Decoder|Plugins/Decoders/MP3/MP3Resync.swift Fuzz/Support/MemoryStream.swift|8192"
   "M3U|FuzzM3U||4096"
   "RadioPlaylist|URLStreamSource|Plugins/Sources/URLStream/RadioPlaylist.swift|4096"
   "ICY|URLStreamSource|Plugins/Sources/URLStream/ICYDemuxer.swift|4096"
   "SearchQuery|FuzzSearchQuery||1024"
-  "Config|CrateCore|Modules/CrateCore/SettingValues.swift Modules/CrateCore/ConfigError.swift Modules/CrateCore/Settings.swift Modules/CrateCore/HTTPSettings.swift Modules/CrateCore/MPDSettings.swift|1024"
+  "Config|CrateCore|Modules/CrateCore/SettingValues.swift Modules/CrateCore/ConfigError.swift Modules/CrateCore/Settings.swift Modules/CrateCore/HTTPSettings.swift|1024"
+  "MPDCommandLine|MPDFrontEnd|Modules/FrontEnds/MPD/MPDArguments.swift Modules/FrontEnds/MPD/MPDError.swift|4096"
+  "MPDFilter|MPDFrontEnd|Modules/FrontEnds/MPD/MPDFilter.swift Modules/FrontEnds/MPD/MPDArguments.swift Modules/FrontEnds/MPD/MPDError.swift|4096"
 )
 
 field() { # field <target> <n>: the n-th field (1-based) of the target's line

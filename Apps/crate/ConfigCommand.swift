@@ -23,7 +23,7 @@ struct Config: AsyncParsableCommand {
         let rows = Self.rows(runtime)
         if let get {
             // A former name (`catalog.base_url`) answers with its current key's value.
-            let key = runtime.plugins.registrations.lazy.flatMap { r in r.keys.map { (r.block + "." + $0.name, $0.formerNames) } }
+            let key = runtime.plugins.settingsBlocks.lazy.flatMap { b in b.keys.map { (b.block + "." + $0.name, $0.formerNames) } }
                 .first { $0.1.contains(get) }?.0 ?? get
             guard let value = rows.first(where: { $0.key == key })?.value else {
                 let hint = NearestName.nearest(to: get, among: rows.map(\.key), maxEdits: 3).map { " Did you mean '\($0)'?" } ?? ""
@@ -35,7 +35,7 @@ struct Config: AsyncParsableCommand {
         for row in rows { print("\(pad(row.key, 42))\(pad(row.value, 40)) \(row.origin)") }
     }
 
-    /// Every key: Crate's own, the ones kept in the database, then each plugin's block as the plugin declares it
+    /// Every key: Crate's own, the ones kept in the database, then each plugin's and front end's block as it declares it
     /// (with its default). Secrets show only whether they are set.
     static func rows(_ runtime: CrateRuntime) -> [Row] {
         let s = runtime.settings
@@ -62,9 +62,6 @@ struct Config: AsyncParsableCommand {
             row("http.max_event_clients", "\(s.http.maxEventClients)"),
             row("http.max_connections", "\(s.http.maxConnections)"),
             row("http.idle_timeout", "\(s.http.idleTimeoutSeconds)"),
-            row("mpd.address", s.mpd.enabled ? s.mpd.address : "off"),
-            row("mpd.password", s.mpd.password == nil ? "" : "(set)"),
-            row("mpris.enabled", String(s.mprisEnabled)),
             row("log.level", s.logLevel),
             // Config wins; else the mode the first import stored; else copy.
             row("import.mode", (s.importMode ?? storedMode ?? .default).rawValue,
@@ -78,9 +75,9 @@ struct Config: AsyncParsableCommand {
             row("player.replaygain_prevent_clipping", "\(s.loudness.preventClipping)"),
             row(FeedService.dialSetting, (storedDial ?? .default).rawValue, origin: storedDial == nil ? .default : .database),
         ]
-        for registration in runtime.plugins.registrations {
-            let block = s.plugin(registration.block)
-            for key in registration.keys {
+        for declared in runtime.plugins.settingsBlocks {
+            let block = s.plugin(declared.block)
+            for key in declared.keys {
                 let value = block.string(key.name)
                 let shown = key.secret ? (value == nil ? "" : "(set)")
                     : value ?? key.defaultValue?.replacingOccurrences(of: "<data.directory>", with: s.dataDirectory.path) ?? ""

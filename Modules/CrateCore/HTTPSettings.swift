@@ -38,7 +38,7 @@ public struct HTTPSettings: Sendable, Hashable {
     }
 
     /// Secrets compared in constant time (a token, a session cookie, an MPD password).
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
+    public static func sameBytes(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0

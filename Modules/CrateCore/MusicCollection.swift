@@ -58,10 +58,17 @@ public struct MusicCollection: Sendable {
     public func playlistEntries(id: Int64, sort: ListSort<PlaylistTrackSort> = ListSort(.manual)) throws -> [PlaylistEntry] {
         try store.playlistEntries(id: id, sort: sort)
     }
-    public func createPlaylist(name: String) throws -> Playlist {
+    /// A new playlist, empty or with `trackIDs`: one change, one event.
+    public func createPlaylist(name: String, trackIDs: [Int64] = []) throws -> Playlist {
         let made = try store.createPlaylist(name: name)
+        if !trackIDs.isEmpty { try store.addToPlaylist(id: made.id, trackIDs: trackIDs, at: nil) }
         events.publish(.library(.playlist(id: made.id, .created)))
         return made
+    }
+    /// Puts `trackIDs` in place of the playlist's tracks (MPD's `save … replace`).
+    public func replacePlaylistTracks(id: Int64, with trackIDs: [Int64]) throws {
+        try store.setPlaylistTracks(id: id, trackIDs: trackIDs, now: Date())
+        events.publish(.library(.playlist(id: id, .replaced(count: trackIDs.count))))
     }
     public func renamePlaylist(id: Int64, to name: String) throws {
         try store.renamePlaylist(id: id, to: name)

@@ -11,12 +11,13 @@ import Foundation
 /// only Foundation and CrateDomain, so Fuzz/Config builds it on its own; SettingsLoader.swift reads the file and the
 /// environment through swift-configuration and Yams.
 public enum SettingsLoader {
-    /// Crate's own keys; each plugin's block (`sources.applecatalog.*`, `outputs.pulse.*`, …) comes from its registration.
+    /// Crate's own keys; each plugin's block (`sources.applecatalog.*`, `outputs.pulse.*`, …) and each front end's
+    /// (`mpd.*`, `mpris.*`) comes from its registration.
     public static let keys = [
         "data.directory", "sources.enabled", "decoders.order", "decoders.disabled", "output.plugin",
         "http.address", "http.allowed_hosts",
         "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
-        "http.max_connections", "http.idle_timeout", "mpd.address", "mpd.password", "mpris.enabled", "log.level",
+        "http.max_connections", "http.idle_timeout", "log.level",
         "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
         "player.replaygain", "player.replaygain_preamp", "player.replaygain_prevent_clipping",
     ]

@@ -35,10 +35,6 @@ public struct Settings: Sendable, Hashable {
     public var origins: [String: SettingOrigin] = [:]
     /// Who may reach the HTTP API and how much they may send (`http.*`).
     public var http = HTTPSettings()
-    /// The MPD protocol front end (`mpd.*`).
-    public var mpd = MPDSettings()
-    /// The MPRIS front end on the session bus (`mpris.enabled`); without a session bus it declines on its own.
-    public var mprisEnabled = true
     /// Loudness normalisation (`player.replaygain`, `player.replaygain_preamp`, `player.replaygain_prevent_clipping`).
     public var loudness = LoudnessPolicy()
 

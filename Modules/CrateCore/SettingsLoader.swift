@@ -71,15 +71,6 @@ extension SettingsLoader {
             s.output = v
         }
         if let v = string("http.address") { (s.httpHost, s.httpPort) = try parseAddress(v) }
-        if let v = string("mpd.address") {
-            if v == "off" {
-                s.mpd.enabled = false
-            } else {
-                (s.mpd.host, s.mpd.port) = try parseAddress(v, key: "mpd.address", example: MPDSettings.defaultPort)
-            }
-        }
-        if let v = string("mpd.password"), !v.isEmpty { s.mpd.password = v }
-        if let v = string("mpris.enabled") { s.mprisEnabled = try boolean(v, key: "mpris.enabled") }
         if let v = string("log.level") {
             guard Settings.logLevels.contains(v) else {
                 throw ConfigError.invalidValue(key: "log.level", value: v, accepted: Settings.logLevels.joined(separator: ", "))
@@ -101,9 +92,9 @@ extension SettingsLoader {
         s.http = try httpSettings(string, list: list, integer: integer)
         s.loudness = try loudnessPolicy(string)
         for key in keys { s.origins[key] = origin(key) }
-        for registration in plugins.registrations {
-            for key in registration.keys {
-                let full = "\(registration.block).\(key.name)"
+        for block in plugins.settingsBlocks {
+            for key in block.keys {
+                let full = "\(block.block).\(key.name)"
                 s.origins[full] = origin(full) ?? key.formerNames.lazy.compactMap(origin).first
             }
         }
@@ -121,16 +112,16 @@ extension SettingsLoader {
         -> (values: [String: [String: String]], warnings: [String]) {
         var values: [String: [String: String]] = [:]
         var warnings: [String] = []
-        for registration in plugins.registrations {
-            for key in registration.keys {
-                let full = "\(registration.block).\(key.name)"
+        for block in plugins.settingsBlocks {
+            for key in block.keys {
+                let full = "\(block.block).\(key.name)"
                 if let v = string(full) ?? list(full)?.joined(separator: ",") {
-                    values[registration.block, default: [:]][key.name] = v
+                    values[block.block, default: [:]][key.name] = v
                     continue
                 }
                 for former in key.formerNames {
                     guard let v = string(former) else { continue }
-                    values[registration.block, default: [:]][key.name] = v
+                    values[block.block, default: [:]][key.name] = v
                     warnings.append("config key '\(former)' (env \(environmentName(for: former))) is deprecated: "
                         + "use '\(full)' (env \(environmentName(for: full)))")
                     break
@@ -142,7 +133,7 @@ extension SettingsLoader {
 
     /// Every key Crate reads today: its own and each plugin's block (former names not included).
     public static func currentKeys(_ plugins: PluginList) -> [String] {
-        keys + plugins.registrations.flatMap { registration in registration.keys.map { "\(registration.block).\($0.name)" } }
+        keys + plugins.settingsBlocks.flatMap { block in block.keys.map { "\(block.block).\($0.name)" } }
     }
 
     /// A warning for each key of the YAML file that Crate does not read (a typo would otherwise be ignored in
@@ -151,7 +142,7 @@ extension SettingsLoader {
         // The provider has read the file already: a file it accepted parses here too.
         guard let text = try? String(contentsOf: file, encoding: .utf8), let root = try? Yams.compose(yaml: text) else { return [] }
         let current = currentKeys(plugins)
-        let known = Set(current + plugins.registrations.flatMap { $0.keys.flatMap(\.formerNames) })
+        let known = Set(current + plugins.settingsBlocks.flatMap { $0.keys.flatMap(\.formerNames) })
         var found: [String] = []
         func walk(_ node: Node, _ prefix: String) {
             guard let mapping = node.mapping else {

@@ -124,15 +124,24 @@ public struct PluginSettings: Sendable, Hashable {
 public struct PluginList: Sendable {
     public var registrations: [PluginRegistration]
     public var autoOutputOrder: [String]
+    /// The front ends' settings blocks (`mpd`, `mpris`): read, checked for unknown keys and shown by `crate config` as
+    /// plugins' blocks are.
+    public var frontEndBlocks: [SettingsBlock]
 
-    public init(_ registrations: [PluginRegistration], autoOutputOrder: [String]) {
+    public init(_ registrations: [PluginRegistration], autoOutputOrder: [String], frontEndBlocks: [SettingsBlock] = []) {
         self.registrations = registrations
         self.autoOutputOrder = autoOutputOrder
+        self.frontEndBlocks = frontEndBlocks
     }
 
     /// The list with one more plugin (tests and tools that bring their own).
     public func adding(_ registration: PluginRegistration) -> PluginList {
-        PluginList(registrations + [registration], autoOutputOrder: autoOutputOrder)
+        PluginList(registrations + [registration], autoOutputOrder: autoOutputOrder, frontEndBlocks: frontEndBlocks)
+    }
+
+    /// Every settings block with its keys: each plugin's, then each front end's.
+    public var settingsBlocks: [SettingsBlock] {
+        registrations.map { SettingsBlock(block: $0.block, keys: $0.keys) } + frontEndBlocks
     }
 
     public func names(_ kind: PluginKind) -> [String] { registrations.filter { $0.kind == kind }.map(\.name) }
@@ -146,5 +155,16 @@ public struct PluginList: Sendable {
     private func defaultParts(_ kind: PluginKind?) -> [PluginParts] {
         registrations.filter { kind == nil || $0.kind == kind }
             .map { $0.parts(PluginSettings(block: $0.block, dataDirectory: FileManager.default.temporaryDirectory)) }
+    }
+}
+
+/// A settings block and the keys it has: a plugin's (`outputs.pulse`) or a front end's (`mpd`).
+public struct SettingsBlock: Sendable, Hashable {
+    public let block: String
+    public let keys: [PluginSettingKey]
+
+    public init(block: String, keys: [PluginSettingKey]) {
+        self.block = block
+        self.keys = keys
     }
 }

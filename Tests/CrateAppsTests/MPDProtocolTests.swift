@@ -168,7 +168,7 @@ extension AppSuites {
             let second = try Daemon(app, extra: ["CRATE_MPD_ADDRESS": "127.0.0.1:\(first.port)"])
             defer { second.stop() }
             #expect(try app.crate("status", env: second.env).status == 0)
-            #expect(second.text.contains("the MPD front end is off: cannot listen on 127.0.0.1:\(first.port)"), "\(second.text)")
+            #expect(second.text.contains("mpd: front end off: cannot listen on 127.0.0.1:\(first.port)"), "\(second.text)")
             // `crate plugins` asks the daemon which front ends serve.
             let plugins = try app.crate("plugins", env: second.env).stdout
             #expect(plugins.contains("mpd     off  off: cannot listen on 127.0.0.1:\(first.port)"), "\(plugins)")

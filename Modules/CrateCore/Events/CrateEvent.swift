@@ -74,6 +74,7 @@ public enum LibraryChange: Sendable, Hashable {
     public enum PlaylistChange: Sendable, Hashable {
         case created, imported, renamed, deleted, played, cleared
         case added(count: Int)
+        case replaced(count: Int)
         case removed
         case moved(from: Int, to: Int)
     }
@@ -190,6 +191,7 @@ extension LibraryChange.PlaylistChange {
         case .played: "played"
         case .cleared: "cleared"
         case .added(let count): "added \(count)"
+        case .replaced(let count): "replaced with \(count)"
         case .removed: "removed"
         case let .moved(from, to): "moved \(from) to \(to)"
         }

@@ -1,6 +1,10 @@
 import ALSAOutput
 import AppleCatalogREST
+public import CrateCore
 public import CrateDomain
+import HTTPFrontEnd
+import MPDFrontEnd
+import MPRISFrontEnd
 import FFmpegDecoder
 import FLACDecoder
 import LocalFilesSource
@@ -14,10 +18,18 @@ import VorbisDecoder
 import WAVDecoder
 import WAVFileOutput
 
-/// The composition root: every plugin this build of Crate ships, one line each. This is the only code that
-/// imports concrete plugins; the apps hand the list to Core at start-up. Adding a source, decoder or output is one
-/// folder under Plugins/ (with its `registration`) and one line here (see Docs/ARCHITECTURE.md).
+/// The composition root: every plugin and front end this build of Crate ships, one line each. This is the only code
+/// that imports concrete plugins and front ends; the apps hand the lists to Core at start-up. Adding a source,
+/// decoder or output is one folder under Plugins/ (with its `registration`) and one line here; adding a front end is
+/// one folder under Modules/FrontEnds/ and one line in `frontEnds` (see Docs/ARCHITECTURE.md).
 public enum CratePlugins {
+    /// The daemon's front ends, started in this order (and stopped in the reverse order).
+    public static let frontEnds: [FrontEndRegistration] = [
+        HTTPFrontEnd.registration,
+        MPDFrontEnd.registration,
+        MPRISFrontEnd.registration,
+    ]
+
     public static let list = PluginList([
         LocalFilesSource.registration,
         AppleCatalogSource.registration,
@@ -35,5 +47,5 @@ public enum CratePlugins {
         PipeOutputPlugin.registration,
         WAVFileOutputPlugin.registration,
         NullOutputPlugin.registration,
-    ], autoOutputOrder: ["pulse", "alsa", "null"])
+    ], autoOutputOrder: ["pulse", "alsa", "null"], frontEndBlocks: frontEnds.map(\.settings))
 }

@@ -6,7 +6,7 @@ public import Hummingbird
 /// The HTTP API under /api/v1. Every error is JSON: {"error": {"code": ..., "message": ...}}.
 enum APIRouter {
     static func make(runtime: CrateRuntime, player: PlayerService, jobs: LibraryJobs, feeds: FeedService,
-                     web: WebAssets, frontEnds: FrontEnds) -> Router<BasicRequestContext> {
+                     web: WebAssets, frontEnds: FrontEndBoard) -> Router<BasicRequestContext> {
         let started = Date()
         let router = Router()
         // The door first: requests it refuses reach no handler (and do no work).

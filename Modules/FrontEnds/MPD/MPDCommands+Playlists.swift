@@ -31,18 +31,14 @@ extension MPDCommands {
             let playlistName = try Self.argument(args, 0)
             let mode = args.count > 1 ? args[1] : "create"
             let queued = try await player.queue(offset: 0, limit: Int(Int32.max)).map(\.track.id)
-            let existing = try existingPlaylist(playlistName)
-            let id: Int64
-            switch (mode, existing) {
-            case ("create", nil), ("append", nil), ("replace", nil): id = try made(playlistName)
+            // One write, so idle clients hear one stored_playlist change.
+            switch (mode, try existingPlaylist(playlistName)) {
+            case ("create", nil), ("append", nil), ("replace", nil): _ = try made(playlistName, trackIDs: queued)
             case ("create", _?): throw MPDError(.exist, "Playlist already exists")
-            case ("append", let found?): id = found.id
-            case ("replace", let found?):
-                id = found.id
-                try collection.clearPlaylist(id: id)
+            case ("append", let found?): try collection.addToPlaylist(id: found.id, trackIDs: queued)
+            case ("replace", let found?): try collection.replacePlaylistTracks(id: found.id, with: queued)
             default: throw MPDError(.argument, "Unrecognized save mode: \(mode)")
             }
-            if !queued.isEmpty { try collection.addToPlaylist(id: id, trackIDs: queued) }
         case "rm":
             let found = try playlist(named: try Self.argument(args, 0))
             try collection.deletePlaylist(id: found.id)
@@ -58,8 +54,11 @@ extension MPDCommands {
             let ids = try await trackIDs(at: try Self.argument(args, 1))
             let position = try Self.optionalNumber(args, 2)
             // As MPD, adding to a playlist that does not exist makes it.
-            let id = try existingPlaylist(playlistName)?.id ?? made(playlistName)
-            try collection.addToPlaylist(id: id, trackIDs: ids, at: position.map { $0 + 1 })
+            if let id = try existingPlaylist(playlistName)?.id {
+                try collection.addToPlaylist(id: id, trackIDs: ids, at: position.map { $0 + 1 })
+            } else {
+                _ = try made(playlistName, trackIDs: ids)
+            }
         case "playlistclear":
             let id = try playlist(named: try Self.argument(args, 0)).id
             try collection.clearPlaylist(id: id)
@@ -99,8 +98,8 @@ extension MPDCommands {
         return found
     }
 
-    private func made(_ name: String) throws -> Int64 {
-        do { return try collection.createPlaylist(name: name).id } catch let error as StoreError {
+    private func made(_ name: String, trackIDs: [Int64] = []) throws -> Int64 {
+        do { return try collection.createPlaylist(name: name, trackIDs: trackIDs).id } catch let error as StoreError {
             throw MPDError(.argument, error.description)
         }
     }

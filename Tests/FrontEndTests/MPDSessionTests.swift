@@ -1,0 +1,79 @@
+import CrateCore
+import CrateDomain
+import CrateFeeds
+@testable import MPDFrontEnd
+import CratePlugins
+import CrateTestSupport
+import Foundation
+import Testing
+
+/// The MPD front end in this process, no daemon and no socket: request lines fed to an `MPDSession` over a real
+/// library and player, the tokenizer and the filter parser on their own, and idle subsystems derived from events.
+@Suite(.promptly) struct MPDSessionTests {
+    @Test func theTokenizerWorksOnBytesSoACombiningMarkCannotHideAQuote() throws {
+        // Found by Fuzz/MPDCommandLine: as Characters, `"` + U+0301 is one cluster and was not seen as a quote.
+        #expect(try MPDArguments.split("add \"\u{301}x y\"") == ["add", "\u{301}x y"])
+        #expect(try MPDArguments.split("find \"(title == \\\"A\\\")\" sort Title") == ["find", "(title == \"A\")", "sort", "Title"])
+        #expect(throws: MPDError.self) { try MPDArguments.split("add \"open") }
+    }
+
+    @Test func filterNestingIsBoundedAndValuesMayStartWithACombiningMark() throws {
+        let deep = String(repeating: "(!", count: 70) + "(title == 'x')" + String(repeating: ")", count: 70)
+        #expect { try MPDFilter.parse([deep], caseless: false) } throws: { ($0 as? MPDError)?.message == "Expression nested too deeply" }
+        let nested = String(repeating: "(!", count: 20) + "(title == 'x')" + String(repeating: ")", count: 20)
+        _ = try MPDFilter.parse([nested], caseless: false)
+        guard case let .compare(_, _, value, _) = try MPDFilter.parse(["(title == \"\u{301}x\")"], caseless: false) else {
+            Issue.record("not a comparison")
+            return
+        }
+        #expect(value == "\u{301}x")
+    }
+
+    @Test func idleSubsystemsAreDerivedFromTheTypedEvents() {
+        #expect(MPDSession.subsystems(of: .queue(.cleared)) == ["playlist"])
+        #expect(MPDSession.subsystems(of: .library(.playlist(id: 3, .added(count: 2)))) == ["stored_playlist"])
+        #expect(MPDSession.subsystems(of: .library(.opinion(kind: .track, id: "4", .favorite))) == ["sticker"])
+        #expect(MPDSession.subsystems(of: .library(.opinion(kind: .album, id: "4", .favorite))) == [])
+        #expect(MPDSession.subsystems(of: .library(.job(kind: "rescan", phase: .done(summary: "")))) == ["update", "database"])
+        #expect(MPDSession.subsystems(of: .library(.job(kind: "rescan", phase: .progress(done: 1, total: 2)))) == [])
+        #expect(MPDSession.subsystems(of: .feeds(.wall(.mixed))) == [])
+    }
+
+    @Test func aSessionFedLinesAnswersAsMPDDoes() async throws {
+        let dir = try Fixture.temporaryDirectory("crate-mpd-session")
+        let music = dir.appendingPathComponent("music/A")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        for n in 1...2 {
+            try Fixture.encode(.flac, to: music.appendingPathComponent("\(n).flac"), frames: 44100,
+                               tags: ["title": "A\(n)", "artist": "X", "album": "A", "track": "\(n)"])
+        }
+        var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
+        settings.output = "null"
+        let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
+        _ = try runtime.library.importPaths([music.path], mode: .reference)
+        let player = try await PlayerService.start(runtime: runtime)
+        let jobs = LibraryJobs(library: runtime.library, events: runtime.events)
+        var session = MPDSession(commands: MPDFrontEnd.commands(runtime, player, jobs), settings: MPDSettings())
+        func say(_ line: String) async -> String { String(decoding: await session.take(.line(line)).bytes, as: UTF8.self) }
+
+        #expect(await say("status").contains("state: stop\n"))
+        #expect(await say("findadd \"(album == \\\"A\\\")\"") == "OK\n")
+        let queue = await say("playlistinfo")
+        #expect(queue.contains("Title: A1\n") && queue.contains("Title: A2\n") && queue.hasSuffix("OK\n"), "\(queue)")
+        #expect(await say("command_list_ok_begin").isEmpty)
+        #expect(await say("ping").isEmpty)
+        #expect(await say("bogus").isEmpty)
+        #expect(await say("command_list_end") == "list_OK\nACK [5@1] {} unknown command \"bogus\"\n")
+        // delete 0:2 removes the range in one transaction and one queue change.
+        let changes = runtime.events.subscribe()
+        #expect(await say("delete 0:2") == "OK\n")
+        #expect(try await player.queue().isEmpty)
+        var first: CrateEvent?
+        for await event in changes { first = event; break }
+        #expect(first == .queue(.removedRange(1...2)))
+        // idle waits; a change the server feeds ends it.
+        #expect(await say("idle playlist").isEmpty)
+        #expect(String(decoding: await session.take(.changed("playlist")).bytes, as: UTF8.self) == "changed: playlist\nOK\n")
+        await player.shutdown()
+    }
+}
