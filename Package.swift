@@ -99,7 +99,7 @@ let package = Package(
         ], path: "Modules/CrateCore", swiftSettings: strict),
 
         // Front ends: one folder each under Modules/FrontEnds with its `registration`, listed in the composition root.
-        frontEnd("HTTPFrontEnd", path: "Modules/FrontEnds/HTTP", ["CZlib", .product(name: "Hummingbird", package: "hummingbird"),
+        frontEnd("HTTPFrontEnd", path: "Modules/FrontEnds/HTTP", ["CrateAPI", "CZlib", .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "Crypto", package: "swift-crypto")],
                  resources: [.copy("Web")]),
         frontEnd("MPDFrontEnd", path: "Modules/FrontEnds/MPD", [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
@@ -137,12 +137,14 @@ let package = Package(
         plugin("WAVFileOutput", path: "Plugins/Outputs/WAVFile"),
         plugin("NullOutput", path: "Plugins/Outputs/Null"),
 
+        // The shapes of crated's HTTP API, declared once for the HTTP front end and its clients.
+        .target(name: "CrateAPI", dependencies: ["CrateDomain"], path: "Modules/CrateAPI", swiftSettings: strict),
         // The Swift client of crated's HTTP API: the CLI's, and any other Swift front end's.
-        .target(name: "CrateClient", dependencies: ["CrateDomain"], path: "Modules/CrateClient", swiftSettings: strict),
+        .target(name: "CrateClient", dependencies: ["CrateDomain", "CrateAPI"], path: "Modules/CrateClient", swiftSettings: strict),
 
         // The apps: the CLI, and the daemon's start-up.
         .executableTarget(name: "crate", dependencies: [
-            "CrateCore", "CratePlugins", "CrateClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CrateCore", "CratePlugins", "CrateAPI", "CrateClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Apps/crate", swiftSettings: strict),
         .executableTarget(name: "crated", dependencies: [
             "CrateCore", "CratePlugins", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -174,7 +176,7 @@ let package = Package(
         tests("URLStreamSourceTests", ["URLStreamSource"], exclude: ["radio_server.py"]),
         tests("CrateAppsTests", ["crate", "crated"]),
         // The front ends in process: the seam (a fake front end added by one line), the MPD session fed lines.
-        tests("FrontEndTests", ["CrateCore", "CrateFeeds", "CratePlugins", "CrateClient", "MPDFrontEnd", "HTTPFrontEnd",
+        tests("FrontEndTests", ["CrateCore", "CrateFeeds", "CratePlugins", "CrateAPI", "CrateClient", "MPDFrontEnd", "HTTPFrontEnd",
                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // The production catalog client against a loopback server that serves the documented JSON shapes.
         // It also runs the crate and crated binaries (the CLI and daemon against the fake catalog): declared, so they are built.

@@ -86,6 +86,13 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
+    /// Where this command's work goes: crated when it runs (its writes reach every client as events), else the
+    /// library, opened with `access` (a writer holds the library lock for the run).
+    func backend(_ access: Access = .write) async throws -> any CrateBackend {
+        if let daemon = try await daemon() { return RemoteBackend(client: daemon) }
+        return LocalBackend(runtime: try await runtime(access))
+    }
+
     /// The daemon when it runs (its writes reach every client as events), else nil.
     func daemon() async throws -> DaemonClient? {
         let client = DaemonClient(settings: try await settings())

@@ -50,18 +50,8 @@ struct Fav: AsyncParsableCommand {
         }
         guard !item.isEmpty else { throw CLIError("name the \(kind.rawValue) to mark") }
         let found = try userFacing { try resolveItem(kind, item.joined(separator: " "), store) }
-        if let daemon = try await options.daemon() {
-            // Through the daemon, so every client hears the change.
-            try await daemon.perform(remove ? "DELETE" : "PUT", "favorites/\(kind.rawValue)/\(found.id)")
-        } else {
-            let writer = try await options.runtime(.write).collection
-            try userFacing {
-                // Taking a favorite back leaves a dislike alone (as the HTTP API does).
-                if !remove { try writer.setOpinion(kind, id: found.id, .favorite) } else if try writer.opinion(kind, id: found.id) == .favorite {
-                    try writer.setOpinion(kind, id: found.id, nil)
-                }
-            }
-        }
+        let backend = try await options.backend()
+        try await userFacingAsync { try await backend.setFavorite(kind, id: found.id, !remove) }
         print(remove ? "Not a favorite: \(found.name)" : "♥ \(found.name)")
     }
 }

@@ -20,19 +20,10 @@ struct Wall: AsyncParsableCommand {
     @Flag(help: "Compose a fresh wall.") var regenerate = false
 
     func run() async throws {
-        let page = try await userFacingAsync { () async throws -> FeedPage in
-            switch try await FeedAccess.open(options) {
-            case .daemon(let client):
-                if let dial { _ = try await client.send("PUT", "dial", body: ["dial": dial], as: DialAnswer.self) }
-                let q = FeedAccess.query([("artwork", String(feed.artwork))])
-                if feed.more { return try await client.send("POST", "wall/more\(q)", as: FeedPage.self) }
-                if regenerate || dial != nil { return try await client.send("POST", "wall/regenerate\(q)", as: FeedPage.self) }
-                return try await client.send("GET", "wall\(q)", as: FeedPage.self)
-            case .direct(let feeds):
-                if feed.more { throw CLIError("--more continues the daemon's wall: start crated (or `make run`) first") }
-                if let dial { try await feeds.setDial(dial, regenerate: false) }
-                return await feeds.regenerateWall(reason: "crate wall", artworkSize: feed.artwork)
-            }
+        // Composing a wall without the daemon stores the dial: a writer.
+        let backend = try await options.backend()
+        let page = try await userFacingAsync {
+            try await backend.wall(dial: dial, regenerate: regenerate, more: feed.more, artwork: feed.artwork)
         }
         if feed.json { try printJSON(page) } else { FeedPrinter.print(page, title: "Crate Wall", onlyNewest: feed.more) }
         // An empty wall is a failure a script should see; the reason is printed above (and in the JSON).
@@ -52,16 +43,9 @@ struct GenreFeed: AsyncParsableCommand {
     @Argument(help: "Subcategories of it (\"Indie Rock\" Punk …).") var subcategories: [String] = []
 
     func run() async throws {
-        let page = try await userFacingAsync { () async throws -> FeedPage in
-            switch try await FeedAccess.open(options) {
-            case .daemon(let client):
-                let q = FeedAccess.query(subcategories.map { ("sub", $0) } + [("artwork", String(feed.artwork))])
-                let path = "genres/\(FeedAccess.segment(genre))"
-                return try await client.send(feed.more ? "POST" : "GET", feed.more ? "\(path)/more\(q)" : "\(path)\(q)", as: FeedPage.self)
-            case .direct(let feeds):
-                if feed.more { throw CLIError("--more continues the daemon's genre feed: start crated (or `make run`) first") }
-                return try await feeds.genre(genre, subcategories: subcategories, artworkSize: feed.artwork)
-            }
+        let backend = try await options.backend()
+        let page = try await userFacingAsync {
+            try await backend.genre(genre, subcategories: subcategories, more: feed.more, artwork: feed.artwork)
         }
         if feed.json { return try printJSON(page) }
         let title = ([page.genre ?? genre] + page.subcategories).joined(separator: " · ")
@@ -76,12 +60,6 @@ struct FeedOptions: ParsableArguments {
     @Flag(help: "Print JSON.") var json = false
 }
 
-struct DialAnswer: Codable {
-    var dial: String
-    var title: String
-    var index: Int
-}
-
 struct Dial: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or set the Crate Dial: how personal (My Crate) or how random (Mystery Crate) the feeds are.",
@@ -91,18 +69,8 @@ struct Dial: AsyncParsableCommand {
     @Argument(help: "my, mostly-mine, mixed, mostly-mystery, mystery (or 0-4).") var position: String?
 
     func run() async throws {
-        let current = try await userFacingAsync { () async throws -> CrateDial in
-            switch try await FeedAccess.open(options) {
-            case .daemon(let client):
-                let answer = position == nil
-                    ? try await client.send("GET", "dial", as: DialAnswer.self)
-                    : try await client.send("PUT", "dial", body: ["dial": position ?? ""], as: DialAnswer.self)
-                return CrateDial(parsing: answer.dial) ?? .default
-            case .direct(let feeds):
-                if let position { return try await feeds.setDial(position, regenerate: false) }
-                return await feeds.dial()
-            }
-        }
+        let backend = try await options.backend()
+        let current = try await userFacingAsync { try await backend.dial(position) }
         for dial in CrateDial.allCases {
             print("\(dial == current ? "▶" : " ") \(dial.index)  \(dial.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0))\(dial.title)")
         }
@@ -127,30 +95,13 @@ struct Like: AsyncParsableCommand {
     }
 }
 
-/// Like and dislike on the command line, through crated when it runs.
+/// Like and dislike on the command line, through the command's backend (crated when it runs).
 enum OpinionCommand {
-    enum Action { case set(Opinion), clear(Opinion) }
-
-    static func run(_ options: GlobalOptions, _ words: [String], _ action: Action, json: Bool) async throws {
+    static func run(_ options: GlobalOptions, _ words: [String], _ action: OpinionAction, json: Bool) async throws {
         let ref = words.joined(separator: " ")
         guard !ref.isEmpty else { throw CLIError("name the album: its id, its name, or applemusic:ID") }
-        let outcome = try await userFacingAsync { () async throws -> OpinionOutcome in
-            switch try await FeedAccess.open(options) {
-            case .daemon(let client):
-                let path: String, method: String
-                switch action {
-                case .set(let o): (path, method) = (o == .favorite ? "likes/" : "dislikes/albums/", "PUT")
-                case .clear(let o): (path, method) = (o == .favorite ? "likes/" : "dislikes/albums/", "DELETE")
-                }
-                return try await client.send(method, path + FeedAccess.segment(ref), as: OpinionOutcome.self)
-            case .direct(let feeds):
-                switch action {
-                case .set(.favorite): return try await feeds.like(ref)
-                case .set(.dislike): return try await feeds.dislike(ref)
-                case .clear(let o): return try await feeds.clearOpinion(ref, only: o)
-                }
-            }
-        }
+        let backend = try await options.backend()
+        let outcome = try await userFacingAsync { try await backend.opinion(ref, action) }
         if json { return try printJSON(outcome) }
         let mark = outcome.opinion == .favorite ? "♥" : outcome.opinion == .dislike ? "✗" : "·"
         print("\(mark) \(outcome.artist.isEmpty ? "" : outcome.artist + " — ")\(outcome.title)  [\(outcome.album)]")
@@ -174,12 +125,8 @@ struct Feed: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let report = try await userFacingAsync { () async throws -> FeedDiagnosis in
-                switch try await FeedAccess.open(options) {
-                case .daemon(let client): return try await client.send("GET", "feeds/diagnose", as: FeedDiagnosis.self)
-                case .direct(let feeds): return await feeds.diagnose()
-                }
-            }
+            let backend = try await options.backend()
+            let report = try await userFacingAsync { try await backend.diagnoseFeeds() }
             if json { try printJSON(report) } else { FeedPrinter.print(report) }
             if !report.ok { throw ExitCode(1) }
         }

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CrateAPI
 import CrateCore
 import CrateClient
 public import CrateDomain
@@ -12,26 +13,14 @@ struct ImportOutput: ParsableArguments {
     @Flag(help: "Show progress on standard error even when it is not a terminal.") var progress = false
     @Flag(help: "No progress display.") var quiet = false
 
-    /// Runs an import with the progress display (none when nothing would be shown) and prints its report.
-    func run(_ body: (((ImportProgress) -> Void)?) throws -> ImportReport) throws {
+    /// Runs an import, rescan or retry on `backend` with the progress display (none when nothing would be shown) and
+    /// prints its report.
+    func run(_ job: LibraryJob, on backend: any CrateBackend) async throws {
         var bar = ProgressBar(forced: progress, quiet: quiet || json)
-        var last: ImportProgress?
-        let watch: ((ImportProgress) -> Void)? = bar.style == .none ? nil : { p in last = p; bar.show(p) }
-        CrateConsole.shared.startCapturing()
-        let outcome = Result { try userFacing { try body(watch) } }
-        let warnings = CrateConsole.shared.stopCapturing()
-        if let last { bar.show(last, final: true) } else { CrateConsole.shared.endStatus() }
-        let report = try outcome.get()
+        let outcome = try await userFacingAsync { try await backend.run(job, bar: &bar) }
+        guard let report = outcome.report else { throw CLIError("the job gave no report") }
         if json { return try printJSON(report) }
-        print(Self.describe(report, warnings: warnings))
-    }
-
-    /// Starts a library job on the daemon and follows it to its report, showing its progress as a local run would.
-    func run(on daemon: DaemonClient, _ path: String, _ body: [String: Any]? = nil) async throws {
-        var bar = ProgressBar(forced: progress, quiet: quiet || json)
-        let report = try await followDaemonJob(daemon, path, body: body, bar: &bar) { $0.report }
-        if json { return try printJSON(report) }
-        print(Self.describe(report))
+        print(Self.describe(report, warnings: outcome.warnings))
     }
 
     /// The report; `warnings` are the warnings logged during the run that the report does not already list (its
@@ -85,20 +74,14 @@ struct ImportFiles: AsyncParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() async throws {
-        if let daemon = try await options.daemon() {
-            // The daemon imports (it is the library's writer) and every client hears the progress.
-            var body: [String: Any] = ["paths": paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }]
-            if let mode { body["mode"] = mode.rawValue }
-            if deleteOriginals { body["deleteOriginals"] = true }
-            try await output.run(on: daemon, "library/import", body)
-            return
+        let request = API.Import(paths: paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, mode: mode,
+                                 deleteOriginals: deleteOriginals ? true : nil)
+        try await output.run(.importPaths(request), on: try await options.backend())
+        if !output.json {
+            let library = try await options.runtime().collection
+            let counts = try userFacing { try library.counts() }
+            print("Library: \(counted(counts.albums, "album")), \(counted(counts.tracks, "track")), \(counted(counts.artists, "artist"))")
         }
-        let runtime = try await options.runtime(.write)
-        try output.run { progress in
-            try runtime.library.importPaths(paths, mode: mode, deleteOriginals: deleteOriginals ? true : nil, progress: progress)
-        }
-        let counts = try userFacing { try runtime.collection.counts() }
-        if !output.json { print("Library: \(counted(counts.albums, "album")), \(counted(counts.tracks, "track")), \(counted(counts.artists, "artist"))") }
     }
 }
 
@@ -111,18 +94,13 @@ struct Failures: AsyncParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() async throws {
-        if retry || clear, let daemon = try await options.daemon() {
-            if retry { return try await output.run(on: daemon, "library/failures/retry") }
-            struct Cleared: Decodable { var cleared: Int }
-            let n = try await daemon.send("DELETE", "library/failures", as: Cleared.self).cleared
-            return output.json ? try printJSON(["cleared": n]) : print("cleared \(n) failures")
-        }
-        let runtime = try await options.runtime(retry || clear ? .write : .read)
-        if retry { return try output.run { try runtime.library.retryFailures(progress: $0) } }
+        if retry { return try await output.run(.retryFailures, on: try await options.backend()) }
         if clear {
-            let n = try userFacing { try runtime.collection.clearScanFailures() }
+            let backend = try await options.backend()
+            let n = try await userFacingAsync { try await backend.clearFailures() }
             return output.json ? try printJSON(["cleared": n]) : print("cleared \(n) failures")
         }
+        let runtime = try await options.runtime()
         let failures = try userFacing { try runtime.collection.scanFailures() }
         if output.json { return try printJSON(failures) }
         if failures.isEmpty { return print("No failed imports.") }
@@ -140,8 +118,6 @@ struct Rescan: AsyncParsableCommand {
     @OptionGroup var output: ImportOutput
 
     func run() async throws {
-        if let daemon = try await options.daemon() { return try await output.run(on: daemon, "library/rescan") }
-        let runtime = try await options.runtime(.write)
-        try output.run { try runtime.library.rescan(progress: $0) }
+        try await output.run(.rescan, on: try await options.backend())
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -63,13 +64,8 @@ struct Cleanup: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let result: OrphanCleanup
-        if let daemon = try await options.daemon() {
-            result = try await daemon.send("POST", "library/cleanup", body: ["dryRun": dryRun], as: OrphanCleanup.self)
-        } else {
-            let runtime = try await options.runtime(dryRun ? .read : .write)
-            result = try userFacing { try runtime.library.cleanOrphans(dryRun: dryRun) }
-        }
+        let backend = try await options.backend(dryRun ? .read : .write)
+        let result = try await userFacingAsync { try await backend.cleanup(API.Cleanup(dryRun: dryRun)) }
         if json { return try printJSON(result) }
         for p in result.paths { print("  \(dryRun ? "orphan" : "deleted"): \(p)") }
         print("\(result.count) orphaned files (\(bytes(result.bytes)))\(dryRun ? "; run without --dry-run to delete them" : " deleted")")
@@ -83,13 +79,8 @@ struct Repair: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let report: RepairReport
-        if let daemon = try await options.daemon() {
-            report = try await daemon.send("POST", "library/repair", as: RepairReport.self)
-        } else {
-            let runtime = try await options.runtime(.write)
-            report = try userFacing { try runtime.library.repair() }
-        }
+        let backend = try await options.backend()
+        let report = try await userFacingAsync { try await backend.repair() }
         if json { return try printJSON(report) }
         if report.removed.isEmpty && report.artworkFilesDeleted == 0 && report.artworkFilesMissing == 0 {
             return print("Nothing to repair.")

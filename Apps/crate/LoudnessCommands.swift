@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrateClient
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -44,20 +45,11 @@ struct LoudnessScan: AsyncParsableCommand {
             paths = [url.path]
         }
         var bar = ProgressBar(forced: progress, quiet: quiet || json)
-        let report: LoudnessScanReport
-        if let daemon = try await options.daemon() {
-            // The daemon writes the library: it runs the scan as a job and every client hears its progress.
-            report = try await followDaemonJob(daemon, "library/loudness/scan",
-                                               body: ["paths": paths, "album": album, "force": force], bar: &bar) { $0.loudness }
-        } else {
-            let runtime = try await options.runtime(.write)
-            var last: ImportProgress?
-            let request = LoudnessScanRequest(paths: paths, albums: album, force: force)
-            let watch: ((ImportProgress) -> Void)? = bar.style == .none ? nil : { p in last = p; bar.show(p) }
-            let outcome = Result { try userFacing { try runtime.library.loudness.scan(request, progress: watch) } }
-            if let last { bar.show(last, final: true) }
-            report = try outcome.get()
+        let backend = try await options.backend()
+        let outcome = try await userFacingAsync {
+            try await backend.run(.loudness(API.LoudnessScan(paths: paths, album: album, force: force)), bar: &bar)
         }
+        guard let report = outcome.loudness else { throw CLIError("the scan gave no report") }
         if json { return try printJSON(report) }
         print(Self.describe(report))
     }

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CrateAPI
 import CrateCore
 import CrateClient
 public import CrateDomain
@@ -77,7 +78,7 @@ struct Play: AsyncParsableCommand {
     @OptionGroup var options: DaemonOptions
     @Argument(help: "Queue position (1 = first).") var position: Int?
     func run() async throws {
-        try options.show(try await options.client().command("player/play", position.map { ["index": $0] }))
+        try options.show(try await options.client().command("player/play", API.Play(index: position)))
     }
 }
 
@@ -137,7 +138,7 @@ struct Seek: AsyncParsableCommand {
         guard let seconds = Self.seconds(relative ? String(text.dropFirst()) : text) else {
             throw ValidationError("'\(given)' is not a position: use 90, 1:30, +10 or -10")
         }
-        let body: [String: Any] = relative ? ["delta": text.hasPrefix("-") ? -seconds : seconds] : ["position": seconds]
+        let body = relative ? API.Seek(delta: text.hasPrefix("-") ? -seconds : seconds) : API.Seek(position: seconds)
         try options.show(try await options.client().command("player/seek", body))
     }
 
@@ -165,7 +166,7 @@ struct Volume: AsyncParsableCommand {
             throw ValidationError("'\(value)' is not a volume: use 0–100, +5 or -5")
         }
         let relative = value.hasPrefix("+") || value.hasPrefix("-")
-        try options.show(try await client.command("player/volume", relative ? ["delta": n] : ["value": n]))
+        try options.show(try await client.command("player/volume", relative ? API.Volume(delta: n) : API.Volume(value: n)))
     }
 }
 
@@ -174,7 +175,7 @@ struct Repeat: AsyncParsableCommand {
     @OptionGroup var options: DaemonOptions
     @Argument(help: "off, all or one.") var mode: RepeatMode
     func run() async throws {
-        try options.show(try await options.client().command("player/options", ["repeat": mode.rawValue], method: "PUT"))
+        try options.show(try await options.client().command("player/options", API.Modes(repeat: mode), method: "PUT"))
     }
 }
 
@@ -191,7 +192,7 @@ struct Shuffle: AsyncParsableCommand {
     @OptionGroup var options: DaemonOptions
     @Argument(help: "on or off.") var state: Switch
     func run() async throws {
-        try options.show(try await options.client().command("player/options", ["shuffle": state.value], method: "PUT"))
+        try options.show(try await options.client().command("player/options", API.Modes(shuffle: state.value), method: "PUT"))
     }
 }
 
@@ -201,7 +202,7 @@ struct StopAfterAlbum: AsyncParsableCommand {
     @OptionGroup var options: DaemonOptions
     @Argument(help: "on or off.") var state: Switch
     func run() async throws {
-        try options.show(try await options.client().command("player/options", ["stopAfterAlbum": state.value], method: "PUT"))
+        try options.show(try await options.client().command("player/options", API.Modes(stopAfterAlbum: state.value), method: "PUT"))
     }
 }
 
@@ -218,7 +219,7 @@ struct PlayAlbum: AsyncParsableCommand {
     func run() async throws {
         let client = try await options.runningClient()
         if let catalogID = FeedAlbumRef.catalogID(album.trimmingCharacters(in: .whitespaces)) {
-            let played = try await client.send("POST", "catalog/albums/\(FeedAccess.segment(catalogID))/play", body: ["from": from],
+            let played = try await client.send("POST", "catalog/albums/\(RemoteBackend.segment(catalogID))/play", API.PlayFrom(from: from),
                                                as: PreviewPlay.self)
             if options.json { return try printJSON(played) }
             print("previews of \(played.title) — \(played.artist) (\(played.album)): \(played.queued) queued")
@@ -226,7 +227,7 @@ struct PlayAlbum: AsyncParsableCommand {
             return try options.show(played.status)
         }
         let found = try await userFacingAsync { try await options.global.runtime().collection.resolveAlbum(album) }
-        let status = try await client.command("queue/play-album", ["albumID": found.id, "from": from])
+        let status = try await client.command("queue/play-album", API.PlayAlbum(albumID: found.id, from: from))
         try options.show(status)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -33,55 +34,10 @@ func findPlaylist(_ options: GlobalOptions, _ name: String) async throws -> Play
     }
 }
 
-/// One change to a playlist, made through crated when it runs (so every client hears it) or on the library directly.
-enum PlaylistEdit {
-    case create(name: String)
-    case rename(Playlist, to: String)
-    case delete(Playlist)
-    case add(Playlist, trackIDs: [Int64], at: Int?)
-    case remove(Playlist, positions: [Int])
-    case move(Playlist, from: Int, to: Int)
-
-    /// The playlist's id after the change (the new one for `create`).
-    @discardableResult
-    func apply(_ options: GlobalOptions) async throws -> Int64 {
-        if let daemon = try await options.daemon() {
-            switch self {
-            case .create(let name):
-                let made = try await daemon.send("POST", "playlists", body: ["name": name], as: Made.self)
-                return made.playlist?.id ?? 0
-            case let .rename(p, name): try await daemon.perform("PATCH", "playlists/\(p.id)", ["name": name])
-            case .delete(let p): try await daemon.perform("DELETE", "playlists/\(p.id)")
-            case let .add(p, ids, at):
-                try await daemon.perform("POST", "playlists/\(p.id)/tracks", ["trackIDs": ids] .merging(at.map { ["index": $0] } ?? [:]) { $1 })
-            case let .remove(p, positions): try await daemon.perform("POST", "playlists/\(p.id)/remove", ["positions": positions])
-            case let .move(p, from, to): try await daemon.perform("POST", "playlists/\(p.id)/move", ["from": from, "to": to])
-            }
-            return id
-        }
-        let store = try await options.runtime(.write).collection
-        return try userFacing {
-            switch self {
-            case .create(let name): return try store.createPlaylist(name: name).id
-            case let .rename(p, name): try store.renamePlaylist(id: p.id, to: name)
-            case .delete(let p): try store.deletePlaylist(id: p.id)
-            case let .add(p, ids, at): try store.addToPlaylist(id: p.id, trackIDs: ids, at: at)
-            case let .remove(p, positions): try store.removeFromPlaylist(id: p.id, at: positions)
-            case let .move(p, from, to): try store.movePlaylistEntry(id: p.id, from: from, to: to)
-            }
-            return id
-        }
-    }
-
-    private var id: Int64 {
-        switch self {
-        case .create: 0
-        case .rename(let p, _), .delete(let p), .add(let p, _, _), .remove(let p, _), .move(let p, _, _): p.id
-        }
-    }
-
-    /// What `POST /playlists` answers.
-    struct Made: Decodable { var playlist: Playlist? }
+/// One change to a playlist, through the command's backend (crated when it runs, so every client hears it).
+func editPlaylist<T>(_ options: GlobalOptions, _ change: (any CrateBackend) async throws -> T) async throws -> T {
+    let backend = try await options.backend()
+    return try await userFacingAsync { try await change(backend) }
 }
 
 struct PlaylistList: AsyncParsableCommand {
@@ -129,7 +85,7 @@ struct PlaylistCreate: AsyncParsableCommand {
     @Argument(help: "Its name.") var name: [String]
     func run() async throws {
         let name = name.joined(separator: " ")
-        let id = try await PlaylistEdit.create(name: name).apply(options)
+        let id = try await editPlaylist(options) { try await $0.createPlaylist(name) }
         print("Created playlist \(id): \(name)")
     }
 }
@@ -140,7 +96,8 @@ struct PlaylistRename: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     @Argument(help: "The new name.") var name: [String]
     func run() async throws {
-        try await PlaylistEdit.rename(try await findPlaylist(options, playlist), to: name.joined(separator: " ")).apply(options)
+        let found = try await findPlaylist(options, playlist)
+        try await editPlaylist(options) { try await $0.renamePlaylist(found.id, to: name.joined(separator: " ")) }
         print("Renamed.")
     }
 }
@@ -151,7 +108,7 @@ struct PlaylistDelete: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     func run() async throws {
         let found = try await findPlaylist(options, playlist)
-        try await PlaylistEdit.delete(found).apply(options)
+        try await editPlaylist(options) { try await $0.deletePlaylist(found.id) }
         print("Deleted playlist \(found.name).")
     }
 }
@@ -172,7 +129,7 @@ struct PlaylistAdd: AsyncParsableCommand {
             return ids
         }
         guard !ids.isEmpty else { throw CLIError("give track ids or --album ALBUM") }
-        try await PlaylistEdit.add(found, trackIDs: ids, at: at).apply(options)
+        try await editPlaylist(options) { try await $0.addToPlaylist(found.id, API.PlaylistAdd(trackIDs: ids, index: at)) }
         print("Added \(ids.count) tracks.")
     }
 }
@@ -183,7 +140,8 @@ struct PlaylistRemove: AsyncParsableCommand {
     @Argument(help: "Playlist id or name.") var playlist: String
     @Argument(help: "Places (1 = first), as `crate playlist show` numbers them.") var positions: [Int]
     func run() async throws {
-        try await PlaylistEdit.remove(try await findPlaylist(options, playlist), positions: positions).apply(options)
+        let found = try await findPlaylist(options, playlist)
+        try await editPlaylist(options) { try await $0.removeFromPlaylist(found.id, API.PlaylistRemove(positions: positions)) }
         print("Removed \(positions.count) tracks.")
     }
 }
@@ -195,7 +153,8 @@ struct PlaylistMove: AsyncParsableCommand {
     @Argument var from: Int
     @Argument var to: Int
     func run() async throws {
-        try await PlaylistEdit.move(try await findPlaylist(options, playlist), from: from, to: to).apply(options)
+        let found = try await findPlaylist(options, playlist)
+        try await editPlaylist(options) { try await $0.movePlaylistEntry(found.id, API.Move(from: from, to: to)) }
         print("Moved \(from) to \(to).")
     }
 }
@@ -213,23 +172,15 @@ struct PlaylistImport: AsyncParsableCommand {
         let report: PlaylistImportReport
         let taken = "a playlist named '\(name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)' exists "
             + "already; use --replace to overwrite its tracks or --name to pick another name"
-        if let daemon = try await options.daemon() {
-            var body: [String: Any] = ["path": path, "replace": replace]
-            if let name { body["name"] = name }
-            do {
-                report = try await daemon.send("POST", "playlists/import", body: body, as: PlaylistImportReport.self)
-            } catch DaemonClientError.refused(_, "exists", _) {
-                throw CLIError(taken)
-            }
-        } else {
-            let runtime = try await options.runtime(.write)
-            do {
-                report = try runtime.playlistFiles.importM3U(URL(fileURLWithPath: path), name: name, replace: replace)
-            } catch FindingError.playlistExists {
-                throw CLIError(taken)
-            } catch {
-                throw CLIError(ErrorText.describe(error))
-            }
+        let backend = try await options.backend()
+        do {
+            report = try await backend.importPlaylist(API.PlaylistImport(path: path, name: name, replace: replace))
+        } catch FindingError.playlistExists {
+            throw CLIError(taken)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(ErrorText.describe(error))
         }
         if json { return try printJSON(report) }
         let byTags = report.matchedByTags > 0 ? " (\(report.matchedByTags) by artist, title and length: their paths are not here)" : ""
@@ -264,6 +215,6 @@ struct PlaylistPlay: AsyncParsableCommand {
         let runtime = try await options.global.runtime()
         let id = try userFacing { try resolvePlaylist(playlist, runtime.collection)?.id }
         let path = id.map { "playlists/\($0)/play" } ?? "favorites/play"
-        try options.show(try await client.command(path, ["from": from]))
+        try options.show(try await client.command(path, API.PlayFrom(from: from)))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -26,21 +27,20 @@ struct Queue: AsyncParsableCommand {
         @Option(help: "An album: id, title, or words from 'artist title'.") var album: String?
         @Option(name: .customLong("track"), help: "A track id (repeatable).") var tracks: [Int64] = []
 
-        /// Posts the tracks to the queue with `extra` fields (mode, index) and prints what happened.
-        func add(_ extra: [String: Any], _ options: DaemonOptions, saying verb: String) async throws {
+        /// Posts the tracks to the queue, at the end, next or at a place, and prints what happened.
+        func add(mode: QueueAddMode? = nil, index: Int? = nil, _ options: DaemonOptions, saying verb: String) async throws {
             let client = try await options.runningClient()
-            let body = try self.body(try await options.global.runtime()).merging(extra) { $1 }
-            let added = try await client.send("POST", "queue", body: body, as: Added.self)
+            var body = try self.body(try await options.global.runtime())
+            (body.mode, body.index) = (mode, index)
+            let added = try await client.send("POST", "queue", body, as: Added.self)
             if !options.json { print("\(verb) \(added.entryIDs.count) entries.") }
             try options.show(added.status)
         }
 
-        func body(_ runtime: CrateRuntime) throws -> [String: Any] {
-            var body: [String: Any] = [:]
-            if let album { body["albumID"] = try userFacing { try runtime.collection.resolveAlbum(album).id } }
-            if !tracks.isEmpty { body["trackIDs"] = tracks }
-            guard !body.isEmpty else { throw ValidationError("name an --album or one or more --track ids") }
-            return body
+        func body(_ runtime: CrateRuntime) throws -> API.QueueAdd {
+            guard album != nil || !tracks.isEmpty else { throw ValidationError("name an --album or one or more --track ids") }
+            return API.QueueAdd(trackIDs: tracks.isEmpty ? nil : tracks,
+                                albumID: try album.map { a in try userFacing { try runtime.collection.resolveAlbum(a).id } })
         }
     }
 
@@ -71,7 +71,7 @@ struct Queue: AsyncParsableCommand {
         @OptionGroup var what: What
         @Flag(help: "Play next: insert after the current entry.") var next = false
         func run() async throws {
-            try await what.add(["mode": next ? "next" : "end"], options, saying: "Added")
+            try await what.add(mode: next ? .next : .end, options, saying: "Added")
         }
     }
 
@@ -81,7 +81,7 @@ struct Queue: AsyncParsableCommand {
         @Argument(help: "Queue position (1-based).") var position: Int
         @OptionGroup var what: What
         func run() async throws {
-            try await what.add(["index": position], options, saying: "Inserted at \(position):")
+            try await what.add(index: position, options, saying: "Inserted at \(position):")
         }
     }
 
@@ -91,7 +91,7 @@ struct Queue: AsyncParsableCommand {
         @Argument var from: Int
         @Argument var to: Int
         func run() async throws {
-            try options.show(try await options.client().command("queue/move", ["from": from, "to": to]))
+            try options.show(try await options.client().command("queue/move", API.Move(from: from, to: to)))
         }
     }
 

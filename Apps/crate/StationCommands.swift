@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrateClient
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -32,14 +33,9 @@ struct StationAdd: AsyncParsableCommand {
     @Option(help: "A picture for it (URL).") var artwork: String?
 
     func run() async throws {
-        let station: Station
-        if let daemon = try await options.daemon() {
-            var body: [String: Any] = ["name": name, "url": url]
-            if let artwork { body["artworkURL"] = artwork }
-            station = try await daemon.send("POST", "stations", body: body, as: Station.self)
-        } else {
-            let collection = try await options.runtime(.write).collection
-            station = try userFacing { try collection.addStation(name: name, url: url, artworkURL: artwork) }
+        let backend = try await options.backend()
+        let station = try await userFacingAsync {
+            try await backend.addStation(API.StationAdd(name: name, url: url, artworkURL: artwork))
         }
         print("Saved station \(station.id): \(station.name)")
     }
@@ -52,12 +48,8 @@ struct StationRemove: AsyncParsableCommand {
 
     func run() async throws {
         let found = try await userFacingAsync { try await options.runtime().collection.resolveStation(station) }
-        if let daemon = try await options.daemon() {
-            try await daemon.perform("DELETE", "stations/\(found.id)")
-        } else {
-            let collection = try await options.runtime(.write).collection
-            try userFacing { try collection.removeStation(id: found.id) }
-        }
+        let backend = try await options.backend()
+        try await userFacingAsync { try await backend.removeStation(found.id) }
         print("Removed station \(found.name).")
     }
 }
@@ -82,6 +74,6 @@ struct PlayURL: AsyncParsableCommand {
 
     func run() async throws {
         _ = try userFacing { try Station.streamURL(url) }
-        try options.show(try await options.runningClient().command("queue/play-url", ["url": url]))
+        try options.show(try await options.runningClient().command("queue/play-url", API.PlayURL(url: url)))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -31,13 +32,8 @@ struct Edit: AsyncParsableCommand {
         let edit = TrackEdit(title: title, artist: artist, album: album, albumArtist: albumArtist, genre: genre, date: date,
                              trackNumber: trackNumber, discNumber: discNumber, clear: resetAll ? TrackEdit.fields : reset)
         guard !edit.isEmpty else { throw ValidationError("nothing to change: give --title, --artist, ... or --reset FIELD") }
-        let t: Track
-        if let daemon = try await options.daemon() {
-            t = try await daemon.send("PATCH", "tracks/\(track)", encoding: edit, as: Track.self)
-        } else {
-            let runtime = try await options.runtime(.write)
-            t = try userFacing { try runtime.library.edit(trackID: track, edit) }
-        }
+        let backend = try await options.backend()
+        let t = try await userFacingAsync { try await backend.edit(track: track, edit) }
         if json { return try printJSON(t) }
         print("\(t.id)  \(t.trackNumber.map { "\($0). " } ?? "")\(t.title) — \(t.artist)  [\(t.album), \(t.albumArtist)]\(t.edited ? "  (edited)" : "")")
     }
@@ -93,14 +89,9 @@ struct Relink: AsyncParsableCommand {
     @Argument(help: "The file's new path.") var path: String
 
     func run() async throws {
-        let t: Track
-        let path = URL(fileURLWithPath: path).standardizedFileURL.path
-        if let daemon = try await options.daemon() {
-            t = try await daemon.send("POST", "tracks/\(track)/relink", body: ["path": path], as: Track.self)
-        } else {
-            let runtime = try await options.runtime(.write)
-            t = try userFacing { try runtime.library.relink(trackID: track, to: path) }
-        }
+        let request = API.Relink(path: URL(fileURLWithPath: path).standardizedFileURL.path)
+        let backend = try await options.backend()
+        let t = try await userFacingAsync { try await backend.relink(track: track, request) }
         print("relinked \(t.id) \(t.title) -> \(t.path ?? "")")
     }
 }
@@ -125,14 +116,8 @@ struct MissingDelete: AsyncParsableCommand {
     }
 }
 
-/// Removes tracks through crated when it runs, else directly; the library files deleted with them.
+/// Removes tracks through the command's backend; the library files deleted with them.
 func deleteTracks(_ options: GlobalOptions, _ ids: [Int64]) async throws -> [String] {
-    if let daemon = try await options.daemon() {
-        struct Deleted: Decodable { var deletedFiles: [String] }
-        var files: [String] = []
-        for id in ids { files += try await daemon.send("DELETE", "tracks/\(id)", as: Deleted.self).deletedFiles }
-        return files
-    }
-    let runtime = try await options.runtime(.write)
-    return try userFacing { try runtime.library.deleteTracks(ids) }
+    let backend = try await options.backend()
+    return try await userFacingAsync { try await backend.deleteTracks(ids) }
 }

@@ -35,8 +35,18 @@ public struct DaemonClient: Sendable {
         return d
     }()
 
-    /// Sends a request and decodes the answer; a refused connection or an API error becomes one clear line.
-    public func send<T: Decodable>(_ method: String, _ path: String, body: [String: Any]? = nil, as type: T.Type) async throws -> T {
+    /// Sends a request without a body and decodes the answer; a refused connection or an API error becomes one clear
+    /// line.
+    public func send<T: Decodable>(_ method: String, _ path: String, as type: T.Type) async throws -> T {
+        try await exchange(method, path, body: nil, as: type)
+    }
+
+    /// Sends one of the API's request shapes (CrateAPI's `API.*`, a `TrackEdit`) as JSON and decodes the answer.
+    public func send<B: Encodable, T: Decodable>(_ method: String, _ path: String, _ body: B, as type: T.Type) async throws -> T {
+        try await exchange(method, path, body: try JSONEncoder().encode(body), as: type)
+    }
+
+    private func exchange<T: Decodable>(_ method: String, _ path: String, body: Data?, as type: T.Type) async throws -> T {
         // `path` may carry a query ("queue?offset=0"), which appendingPathComponent would escape.
         guard let url = URL(string: path, relativeTo: base) else { throw DaemonClientError.badPath(path) }
         var request = URLRequest(url: url)
@@ -44,7 +54,7 @@ public struct DaemonClient: Sendable {
         request.timeoutInterval = 30
         authorize(&request)
         if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let data: Data, response: URLResponse
@@ -67,17 +77,15 @@ public struct DaemonClient: Sendable {
         }
     }
 
-    /// Sends an Encodable body (a `TrackEdit`, say) as JSON.
-    public func send<T: Decodable, B: Encodable>(_ method: String, _ path: String, encoding body: B, as type: T.Type) async throws -> T {
-        let object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(body))
-        return try await send(method, path, body: object as? [String: Any] ?? [:], as: type)
-    }
-
     public var notRunning: DaemonClientError { .notRunning(address: address, reason: nil) }
 
-    /// Sends a command whose answer the caller does not need (beyond success).
-    public func perform(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws {
-        _ = try await send(method, path, body: body, as: Ignored.self)
+    /// Sends a request whose answer the caller does not need (beyond success).
+    public func perform(_ method: String, _ path: String) async throws {
+        _ = try await send(method, path, as: Ignored.self)
+    }
+
+    public func perform<B: Encodable>(_ method: String, _ path: String, _ body: B) async throws {
+        _ = try await send(method, path, body, as: Ignored.self)
     }
 
     /// Accepts any JSON answer.
@@ -86,9 +94,15 @@ public struct DaemonClient: Sendable {
         public init(from decoder: any Decoder) throws {}
     }
 
+    /// A player or queue command: the player's status after it.
     @discardableResult
-    public func command(_ path: String, _ body: [String: Any]? = nil, method: String = "POST") async throws -> PlayerStatus {
-        try await send(method, path, body: body, as: PlayerStatus.self)
+    public func command(_ path: String, method: String = "POST") async throws -> PlayerStatus {
+        try await send(method, path, as: PlayerStatus.self)
+    }
+
+    @discardableResult
+    public func command<B: Encodable>(_ path: String, _ body: B, method: String = "POST") async throws -> PlayerStatus {
+        try await send(method, path, body, as: PlayerStatus.self)
     }
 
     /// Calls `onLine` for each line of the event stream until the connection ends.

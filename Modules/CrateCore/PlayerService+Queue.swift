@@ -9,9 +9,7 @@ import CrateAudio
 /// - playing from history replaces only the current track;
 /// - play-album replaces the queue with the album in order and turns shuffle off.
 extension PlayerService {
-    public enum AddMode: String, Sendable, Codable {
-        case next, end
-    }
+    public typealias AddMode = QueueAddMode
 
     public func queue(offset: Int = 0, limit: Int = 1000) throws -> [QueueEntry] {
         try store.queue(offset: max(0, offset), limit: max(0, limit))

@@ -149,3 +149,8 @@ public struct SkipNotice: Sendable, Hashable, Codable {
         self.missing = missing
     }
 }
+
+/// Where added tracks go in the queue: after the current entry, or at the end.
+public enum QueueAddMode: String, Sendable, Codable {
+    case next, end
+}

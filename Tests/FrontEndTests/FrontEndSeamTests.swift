@@ -1,3 +1,4 @@
+import CrateAPI
 import CrateClient
 import CrateCore
 import CrateDomain
@@ -63,12 +64,12 @@ final class EventLog: Sendable {
         // Through the HTTP front end, as the web page and the CLI do.
         let client = DaemonClient(address: "127.0.0.1:\(settings.httpPort)", token: nil)
         try await waitUntilAsync("the HTTP front end to answer", seconds: 60) {
-            (try? await client.send("GET", "health", as: EmptyAnswer.self)) != nil
+            (try? await client.send("GET", "health", as: DaemonClient.Ignored.self)) != nil
         }
-        _ = try await client.send("POST", "queue/play-album", body: ["albumID": album.id], as: EmptyAnswer.self)
-        _ = try await client.send("PUT", "favorites/track/\(track.id)", as: EmptyAnswer.self)
-        let playlist = try await client.send("POST", "playlists", body: ["name": "Seam"], as: PlaylistAnswer.self).playlist
-        _ = try await client.send("POST", "playlists/\(playlist.id)/tracks", body: ["trackIDs": [track.id]], as: EmptyAnswer.self)
+        _ = try await client.send("POST", "queue/play-album", API.PlayAlbum(albumID: album.id), as: PlayerStatus.self)
+        _ = try await client.send("PUT", "favorites/track/\(track.id)", as: API.OpinionState.self)
+        let playlist = try #require(try await client.send("POST", "playlists", API.PlaylistName(name: "Seam"), as: API.PlaylistDetail.self).playlist)
+        _ = try await client.send("POST", "playlists/\(playlist.id)/tracks", API.PlaylistAdd(trackIDs: [track.id]), as: API.PlaylistDetail.self)
 
         let wanted: [(String, (CrateEvent) -> Bool)] = [
             ("the queue replaced", { $0 == .queue(.replaced) }),
@@ -84,6 +85,3 @@ final class EventLog: Sendable {
         #expect(EventMessage(.library(.playlist(id: playlist.id, .added(count: 1)))).detail == "playlist \(playlist.id) added 1")
     }
 }
-
-struct EmptyAnswer: Decodable {}
-struct PlaylistAnswer: Decodable { var playlist: Playlist }

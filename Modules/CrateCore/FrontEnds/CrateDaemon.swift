@@ -26,10 +26,18 @@ public struct CrateDaemon: Sendable {
         let jobs = LibraryJobs(library: runtime.library, events: runtime.events)
         do { try jobs.launch() } catch { logger.warning("library: \(ErrorText.describe(error))") }
         let feeds = runtime.feeds()
+        // The wall is composed before any front end serves: a client's first page finds it (or waits for it) rather
+        // than hearing a late `wall` event redraw what it shows.
+        let wall = Task { [feeds, logger] in
+            // Likes and dislikes kept while the catalog could not take them go first.
+            await feeds.sendUnsent()
+            let wall = await feeds.regenerateWall(reason: "start-up")
+            logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
+        }
         let board = FrontEndBoard()
         // First in the list, so last to stop: it saves the player once every front end has stopped.
         var services = [ServiceGroupConfiguration.ServiceConfiguration(
-            service: DaemonWork(runtime: runtime, player: player, feeds: feeds, logger: logger))]
+            service: DaemonWork(runtime: runtime, player: player, wall: wall))]
         for registration in frontEnds {
             let context = FrontEndContext(name: registration.name, runtime: runtime, player: player, jobs: jobs, feeds: feeds,
                                           settings: runtime.settings.plugin(registration.settings.block), board: board,
@@ -68,23 +76,16 @@ public enum DaemonError: Error, CustomStringConvertible {
     }
 }
 
-/// The daemon's own work beside the front ends: the wall composed at start-up, writes by other processes watched,
-/// and at shutdown the player's state saved.
+/// The daemon's own work beside the front ends: writes by other processes watched, and at shutdown the start-up wall
+/// left and the player's state saved.
 private struct DaemonWork: Service {
     let runtime: CrateRuntime
     let player: PlayerService
-    let feeds: FeedService
-    let logger: Logger
+    let wall: Task<Void, Never>
 
     func run() async throws {
         // Writes by other processes become `library` events.
         let watcher = Task { await runtime.externalChanges.watch() }
-        let wall = Task { [feeds, logger] in
-            // Likes and dislikes kept while the catalog could not take them go first.
-            await feeds.sendUnsent()
-            let wall = await feeds.regenerateWall(reason: "start-up")
-            logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
-        }
         try? await gracefulShutdown()
         watcher.cancel()
         wall.cancel()

@@ -16,6 +16,12 @@ public final class LibraryJobs: Sendable {
         public var error: String?
     }
 
+    /// The answer that starts or reports a job (`POST library/import`, `GET library/status`'s `job`): the CLI follows it.
+    public struct Started: Sendable, Codable {
+        public var job: Job?
+        public init(job: Job?) { self.job = job }
+    }
+
     private struct Status {
         var job: Job?
         var artwork = ArtworkRepairStatus()

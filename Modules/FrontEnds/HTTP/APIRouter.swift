@@ -1,3 +1,4 @@
+public import CrateAPI
 import CrateCore
 public import CrateDomain
 import Foundation
@@ -56,3 +57,8 @@ struct Health: ResponseEncodable {
 extension Album: ResponseEncodable {}
 extension Track: ResponseEncodable {}
 extension PluginDescriptor: ResponseEncodable {}
+extension API.PlaylistDetail: ResponseEncodable {}
+extension API.OpinionState: ResponseEncodable {}
+extension API.Deleted: ResponseEncodable {}
+extension API.Cleared: ResponseEncodable {}
+extension LibraryJobs.Started: ResponseEncodable {}

@@ -1,26 +1,14 @@
+public import CrateAPI
 import CrateCore
 import CrateDomain
 import CrateFeeds
 import Foundation
-import Hummingbird
+public import Hummingbird
 
 /// The Crate Wall, genre feeds, the dial and the like/dislike loop under /api/v1 (see Docs/HTTP_API.md).
 /// Feeds publish `feeds` events (dial changes, regenerated walls); opinions publish `library` events.
 enum FeedRoutes {
-    struct DialBody: Decodable { var dial: String }
     struct MoreBody: Decodable { var excluding: [String]? }
-    struct DialInfo: ResponseEncodable {
-        var dial: String
-        var title: String
-        var index: Int
-        var positions: [String]
-        init(_ dial: CrateDial) {
-            self.dial = dial.rawValue
-            title = dial.title
-            index = dial.index
-            positions = CrateDial.allCases.map(\.rawValue)
-        }
-    }
 
     static func add(to api: RouterGroup<BasicRequestContext>, feeds: FeedService) {
         api.get("wall") { request, _ in
@@ -33,9 +21,9 @@ enum FeedRoutes {
             let body = try await optionalBody(request, context)
             return Encoded(try await feeds.moreWall(excluding: Set(body?.excluding ?? []), artworkSize: artworkSize(request)))
         }
-        api.get("dial") { _, _ in DialInfo(await feeds.dial()) }
+        api.get("dial") { _, _ in API.DialState(await feeds.dial()) }
         api.put("dial") { request, context in
-            DialInfo(try await feeds.setDial(try await request.decode(as: DialBody.self, context: context).dial))
+            API.DialState(try await feeds.setDial(try await request.decode(as: API.Dial.self, context: context).dial))
         }
         api.get("genres") { _, _ in Encoded(GenreTaxonomy.superGenres) }
         api.get("genres/:genre") { request, context in
@@ -74,5 +62,11 @@ enum FeedRoutes {
     private static func optionalBody(_ request: Request, _ context: BasicRequestContext) async throws -> MoreBody? {
         guard request.headers[.contentLength].map({ $0 != "0" }) ?? false || request.headers[.contentType] != nil else { return nil }
         return try await request.decode(as: MoreBody.self, context: context)
+    }
+}
+
+extension API.DialState: ResponseEncodable {
+    init(_ dial: CrateDial) {
+        self.init(dial: dial.rawValue, title: dial.title, index: dial.index, positions: CrateDial.allCases.map(\.rawValue))
     }
 }

@@ -1,4 +1,5 @@
-public import CrateCore
+public import CrateAPI
+import CrateCore
 public import CrateDomain
 import Foundation
 public import Hummingbird
@@ -57,18 +58,17 @@ enum FindingRoutes {
         // PUT/DELETE dislikes/albums/{album} are in FeedRoutes: a dislike also goes to the catalog.
     }
 
-    struct OpinionState: ResponseEncodable { var kind: FavoriteKind; var id: Int64; var opinion: Opinion? }
 
     /// Sets an opinion; clearing with `only` clears just that opinion (DELETE /favorites leaves a dislike alone).
     private static func setOpinion(_ store: MusicCollection, _ context: BasicRequestContext, _ value: Opinion?,
-                                   only: Opinion? = nil) throws -> OpinionState {
+                                   only: Opinion? = nil) throws -> API.OpinionState {
         let kind = try parse(context.parameters.get("kind") ?? "", as: FavoriteKind.self, "kind")
         let id = try number(context, "id")
         if value == nil, let only {
-            return OpinionState(kind: kind, id: id, opinion: try store.clearOpinion(kind, id: id, only: only))
+            return API.OpinionState(kind: kind, id: id, opinion: try store.clearOpinion(kind, id: id, only: only))
         }
         try store.setOpinion(kind, id: id, value)
-        return OpinionState(kind: kind, id: id, opinion: value)
+        return API.OpinionState(kind: kind, id: id, opinion: value)
     }
 
     /// `sort`, `order` (asc|desc) and `favoritesFirst` query parameters.

@@ -1,4 +1,5 @@
-public import CrateCore
+public import CrateAPI
+import CrateCore
 public import CrateDomain
 import Foundation
 public import Hummingbird
@@ -6,10 +7,6 @@ public import Hummingbird
 /// Library work under /api/v1 (see Docs/HTTP_API.md): imports and rescans run as background jobs that report
 /// progress as `library` events; edits, deletion, relinks, maintenance and artwork answer directly.
 enum LibraryRoutes {
-    struct ImportBody: Decodable { var paths: [String]; var mode: ImportMode?; var deleteOriginals: Bool? }
-    struct RelinkBody: Decodable { var path: String }
-    struct CleanupBody: Decodable { var dryRun: Bool? }
-    struct Started: ResponseEncodable { var job: LibraryJobs.Job? }
     struct Status: ResponseEncodable {
         var importMode: ImportMode
         var deleteOriginals: Bool
@@ -20,7 +17,6 @@ enum LibraryRoutes {
         var storage: StorageSizes
         var diagnostics: LibraryDiagnostics
     }
-    struct Deleted: ResponseEncodable { var trackID: Int64; var deletedFiles: [String] }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, jobs: LibraryJobs) {
         let library = runtime.library
@@ -35,7 +31,7 @@ enum LibraryRoutes {
             return accepted(jobs)
         }
         api.post("library/import") { request, context in
-            let body = try await request.decode(as: ImportBody.self, context: context)
+            let body = try await request.decode(as: API.Import.self, context: context)
             guard !body.paths.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"paths\" to import") }
             try jobs.importPaths(body.paths, mode: body.mode, deleteOriginals: body.deleteOriginals)
             return accepted(jobs)
@@ -45,10 +41,10 @@ enum LibraryRoutes {
             try jobs.retryFailures()
             return accepted(jobs)
         }
-        api.delete("library/failures") { _, _ in ["cleared": try runtime.collection.clearScanFailures()] }
+        api.delete("library/failures") { _, _ in API.Cleared(cleared: try runtime.collection.clearScanFailures()) }
         api.get("library/missing") { _, _ in try library.missingTracks() }
         api.post("library/cleanup") { request, context in
-            let body = try await PlayerRoutes.optionalBody(CleanupBody.self, request, context)
+            let body = try await PlayerRoutes.optionalBody(API.Cleanup.self, request, context)
             return try library.cleanOrphans(dryRun: body?.dryRun ?? false)
         }
         api.post("library/repair") { _, _ in try library.repair() }
@@ -65,10 +61,10 @@ enum LibraryRoutes {
         }
         api.delete("tracks/:id") { _, context in
             let id = try trackID(context)
-            return Deleted(trackID: id, deletedFiles: try library.deleteTracks([id]))
+            return API.Deleted(trackID: id, deletedFiles: try library.deleteTracks([id]))
         }
         api.post("tracks/:id/relink") { request, context in
-            let body = try await request.decode(as: RelinkBody.self, context: context)
+            let body = try await request.decode(as: API.Relink.self, context: context)
             return try library.relink(trackID: try trackID(context), to: body.path)
         }
 
@@ -83,8 +79,8 @@ enum LibraryRoutes {
         }
     }
 
-    private static func accepted(_ jobs: LibraryJobs) -> EditedResponse<Started> {
-        EditedResponse(status: .accepted, response: Started(job: jobs.job))
+    private static func accepted(_ jobs: LibraryJobs) -> EditedResponse<LibraryJobs.Started> {
+        EditedResponse(status: .accepted, response: LibraryJobs.Started(job: jobs.job))
     }
 
     private static func trackID(_ context: BasicRequestContext) throws -> Int64 {

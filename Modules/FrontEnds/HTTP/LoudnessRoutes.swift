@@ -1,3 +1,4 @@
+import CrateAPI
 import CrateCore
 public import CrateDomain
 import Foundation
@@ -6,8 +7,6 @@ public import Hummingbird
 /// Loudness under /api/v1 (see Docs/HTTP_API.md): the scan runs as a library job (progress as `library` events, the
 /// report in the job's `loudness`); the values answer directly.
 enum LoudnessRoutes {
-    struct ScanBody: Decodable { var paths: [String]?; var album: Bool?; var force: Bool? }
-    struct Started: ResponseEncodable { var job: LibraryJobs.Job? }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, jobs: LibraryJobs) {
         let loudness = runtime.library.loudness
@@ -15,13 +14,13 @@ enum LoudnessRoutes {
             Summary(summary: try loudness.summary(), policy: runtime.settings.loudness)
         }
         api.post("library/loudness/scan") { request, context in
-            let body = try await PlayerRoutes.optionalBody(ScanBody.self, request, context)
+            let body = try await PlayerRoutes.optionalBody(API.LoudnessScan.self, request, context)
             for path in body?.paths ?? [] where !path.hasPrefix("/") {
                 throw APIError(.badRequest, code: "bad_request", "paths must be absolute: \(path)")
             }
             try jobs.loudnessScan(LoudnessScanRequest(paths: body?.paths ?? [], albums: body?.album ?? false,
                                                       force: body?.force ?? false))
-            return EditedResponse(status: .accepted, response: Started(job: jobs.job))
+            return EditedResponse(status: .accepted, response: LibraryJobs.Started(job: jobs.job))
         }
         api.get("albums/:id/loudness") { _, context in
             guard let id = context.parameters.get("id", as: Int64.self) else {

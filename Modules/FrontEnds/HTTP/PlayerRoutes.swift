@@ -1,3 +1,4 @@
+import CrateAPI
 import CrateCore
 public import CrateDomain
 import Foundation
@@ -8,21 +9,13 @@ import ServiceLifecycle
 /// Player, queue, history and the event stream under /api/v1 (see Docs/HTTP_API.md).
 /// Commands answer with the player status after the command.
 enum PlayerRoutes {
-    struct PlayBody: Decodable { var index: Int? }
-    struct SeekBody: Decodable { var position: Double?; var delta: Double? }
-    struct VolumeBody: Decodable { var value: Int?; var delta: Int? }
-    struct OptionsBody: Decodable { var `repeat`: RepeatMode?; var shuffle: Bool?; var stopAfterAlbum: Bool? }
-    struct AddBody: Decodable { var trackIDs: [Int64]?; var albumID: Int64?; var mode: PlayerService.AddMode?; var index: Int? }
-    struct AlbumBody: Decodable { var albumID: Int64; var from: Int? }
-    struct ListBody: Decodable { var trackIDs: [Int64]; var index: Int? }
-    struct MoveBody: Decodable { var from: Int; var to: Int }
     struct QueuePage: ResponseEncodable { var total: Int; var offset: Int; var entries: [QueueEntry] }
     struct Added: ResponseEncodable { var entryIDs: [Int64]; var status: PlayerStatus }
 
     static func add(to api: RouterGroup<BasicRequestContext>, player: PlayerService, store runtime: CrateRuntime, eventClients: EventClients) {
         api.get("player") { _, _ in try await player.status() }
         api.post("player/play") { request, context in
-            let body = try await optionalBody(PlayBody.self, request, context)
+            let body = try await optionalBody(API.Play.self, request, context)
             try await player.play(index: body?.index)
             return try await player.status()
         }
@@ -32,14 +25,14 @@ enum PlayerRoutes {
         api.post("player/next") { _, _ in try await player.next(); return try await player.status() }
         api.post("player/previous") { _, _ in try await player.previous(); return try await player.status() }
         api.post("player/seek") { request, context in
-            let body = try await request.decode(as: SeekBody.self, context: context)
+            let body = try await request.decode(as: API.Seek.self, context: context)
             if let delta = body.delta { try await player.seek(to: delta, relative: true) } else if let position = body.position {
                 try await player.seek(to: position)
             } else { throw APIError(.badRequest, code: "bad_request", "give \"position\" or \"delta\" in seconds") }
             return try await player.status()
         }
         api.post("player/volume") { request, context in
-            let body = try await request.decode(as: VolumeBody.self, context: context)
+            let body = try await request.decode(as: API.Volume.self, context: context)
             if let delta = body.delta { await player.setVolume(delta, relative: true) } else if let value = body.value {
                 guard (0...100).contains(value) else { throw APIError(.badRequest, code: "bad_request", "volume is 0–100") }
                 await player.setVolume(value)
@@ -47,7 +40,7 @@ enum PlayerRoutes {
             return try await player.status()
         }
         api.put("player/options") { request, context in
-            let body = try await request.decode(as: OptionsBody.self, context: context)
+            let body = try await request.decode(as: API.Modes.self, context: context)
             if let mode = body.repeat { try await player.setRepeat(mode) }
             if let on = body.shuffle { try await player.setShuffle(on) }
             if let on = body.stopAfterAlbum { try await player.setStopAfterAlbum(on) }
@@ -61,7 +54,7 @@ enum PlayerRoutes {
                              entries: try await player.queue(offset: offset, limit: limit))
         }
         api.post("queue") { request, context in
-            let body = try await request.decode(as: AddBody.self, context: context)
+            let body = try await request.decode(as: API.QueueAdd.self, context: context)
             var ids = body.trackIDs ?? []
             if let album = body.albumID { ids += try runtime.collection.tracks(albumID: album).map(\.id) }
             guard !ids.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"trackIDs\" or an \"albumID\" with tracks") }
@@ -69,17 +62,17 @@ enum PlayerRoutes {
             return Added(entryIDs: added, status: try await player.status())
         }
         api.post("queue/play-album") { request, context in
-            let body = try await request.decode(as: AlbumBody.self, context: context)
+            let body = try await request.decode(as: API.PlayAlbum.self, context: context)
             try await player.playAlbum(body.albumID, from: body.from ?? 1)
             return try await player.status()
         }
         api.post("queue/play-list") { request, context in
-            let body = try await request.decode(as: ListBody.self, context: context)
+            let body = try await request.decode(as: API.PlayList.self, context: context)
             try await player.playList(body.trackIDs, from: (body.index ?? 1) - 1)
             return try await player.status()
         }
         api.post("queue/move") { request, context in
-            let body = try await request.decode(as: MoveBody.self, context: context)
+            let body = try await request.decode(as: API.Move.self, context: context)
             try await player.move(from: body.from, to: body.to)
             return try await player.status()
         }

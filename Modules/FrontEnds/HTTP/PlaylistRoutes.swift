@@ -1,3 +1,4 @@
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -6,29 +7,21 @@ import Hummingbird
 /// Playlists under /api/v1 (see Docs/HTTP_API.md). Edits answer with the playlist's entries (Core's
 /// collection publishes their `library` events); `play` answers with the player status.
 enum PlaylistRoutes {
-    struct CreateBody: Decodable { var name: String }
-    struct RenameBody: Decodable { var name: String }
-    struct AddBody: Decodable { var trackIDs: [Int64]?; var albumID: Int64?; var index: Int? }
-    struct RemoveBody: Decodable { var positions: [Int] }
-    struct MoveBody: Decodable { var from: Int; var to: Int }
-    struct PlayBody: Decodable { var from: Int? }
-    struct ImportBody: Decodable { var path: String; var name: String?; var replace: Bool? }
-    struct Detail: ResponseEncodable { var playlist: Playlist?; var name: String; var entries: [PlaylistEntry] }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, player: PlayerService) {
         let store = runtime.collection
-        @Sendable func changed(_ id: Int64) throws -> Detail { try detail(store, id, sort: ListSort(.manual)) }
+        @Sendable func changed(_ id: Int64) throws -> API.PlaylistDetail { try detail(store, id, sort: ListSort(.manual)) }
 
         api.get("playlists") { request, _ in
             try store.playlists(sort: try FindingRoutes.listSort(request.uri.queryParameters, default: PlaylistSort.title))
         }
         api.post("playlists") { request, context in
-            let body = try await request.decode(as: CreateBody.self, context: context)
+            let body = try await request.decode(as: API.PlaylistName.self, context: context)
             let made = try store.createPlaylist(name: body.name)
             return try changed(made.id)
         }
         api.post("playlists/import") { request, context in
-            let body = try await request.decode(as: ImportBody.self, context: context)
+            let body = try await request.decode(as: API.PlaylistImport.self, context: context)
             let report = try runtime.playlistFiles.importM3U(URL(fileURLWithPath: body.path), name: body.name, replace: body.replace ?? false)
             return report
         }
@@ -37,7 +30,7 @@ enum PlaylistRoutes {
         }
         api.patch("playlists/:id") { request, context in
             let id = try id(context)
-            try store.renamePlaylist(id: id, to: try await request.decode(as: RenameBody.self, context: context).name)
+            try store.renamePlaylist(id: id, to: try await request.decode(as: API.PlaylistName.self, context: context).name)
             return try changed(id)
         }
         api.delete("playlists/:id") { _, context in
@@ -47,7 +40,7 @@ enum PlaylistRoutes {
         }
         api.post("playlists/:id/tracks") { request, context in
             let id = try id(context)
-            let body = try await request.decode(as: AddBody.self, context: context)
+            let body = try await request.decode(as: API.PlaylistAdd.self, context: context)
             var ids = body.trackIDs ?? []
             if let album = body.albumID { ids += try store.tracks(albumID: album).map(\.id) }
             guard !ids.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"trackIDs\" or \"albumID\"") }
@@ -56,12 +49,12 @@ enum PlaylistRoutes {
         }
         api.post("playlists/:id/remove") { request, context in
             let id = try id(context)
-            try store.removeFromPlaylist(id: id, at: try await request.decode(as: RemoveBody.self, context: context).positions)
+            try store.removeFromPlaylist(id: id, at: try await request.decode(as: API.PlaylistRemove.self, context: context).positions)
             return try changed(id)
         }
         api.post("playlists/:id/move") { request, context in
             let id = try id(context)
-            let body = try await request.decode(as: MoveBody.self, context: context)
+            let body = try await request.decode(as: API.Move.self, context: context)
             try store.movePlaylistEntry(id: id, from: body.from, to: body.to)
             return try changed(id)
         }
@@ -73,23 +66,23 @@ enum PlaylistRoutes {
         }
         api.post("playlists/:id/play") { request, context in
             let id = try id(context)
-            try await player.playPlaylist(id, from: try await PlayerRoutes.optionalBody(PlayBody.self, request, context)?.from ?? 1)
+            try await player.playPlaylist(id, from: try await PlayerRoutes.optionalBody(API.PlayFrom.self, request, context)?.from ?? 1)
             return try await player.status()
         }
         api.get("favorites/tracks") { _, _ in
-            Detail(playlist: nil, name: Playlist.favoritesName,
+            API.PlaylistDetail(playlist: nil, name: Playlist.favoritesName,
                    entries: try store.favoriteTracks().enumerated().map { PlaylistEntry(position: $0 + 1, track: $1, addedAt: Date()) })
         }
         api.post("favorites/play") { request, context in
-            try await player.playPlaylist(nil, from: try await PlayerRoutes.optionalBody(PlayBody.self, request, context)?.from ?? 1)
+            try await player.playPlaylist(nil, from: try await PlayerRoutes.optionalBody(API.PlayFrom.self, request, context)?.from ?? 1)
             return try await player.status()
         }
     }
 
     private static func id(_ context: BasicRequestContext) throws -> Int64 { try FindingRoutes.number(context, "id") }
 
-    private static func detail(_ store: MusicCollection, _ id: Int64, sort: ListSort<PlaylistTrackSort>) throws -> Detail {
+    private static func detail(_ store: MusicCollection, _ id: Int64, sort: ListSort<PlaylistTrackSort>) throws -> API.PlaylistDetail {
         guard let playlist = try store.playlist(id: id) else { throw StoreError.notFound(kind: "playlist", query: String(id)) }
-        return Detail(playlist: playlist, name: playlist.name, entries: try store.playlistEntries(id: id, sort: sort))
+        return API.PlaylistDetail(playlist: playlist, name: playlist.name, entries: try store.playlistEntries(id: id, sort: sort))
     }
 }

@@ -1,3 +1,4 @@
+import CrateAPI
 import CrateCore
 import CrateDomain
 import Foundation
@@ -5,14 +6,12 @@ public import Hummingbird
 
 /// Saved stations and stream URLs under /api/v1 (see Docs/HTTP_API.md). Changes publish `library` events (through Core's collection).
 enum StationRoutes {
-    struct AddBody: Decodable { var name: String; var url: String; var artworkURL: String? }
-    struct URLBody: Decodable { var url: String }
 
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, player: PlayerService) {
         let collection = runtime.collection
         api.get("stations") { _, _ in try collection.stations() }
         api.post("stations") { request, context in
-            let body = try await request.decode(as: AddBody.self, context: context)
+            let body = try await request.decode(as: API.StationAdd.self, context: context)
             let station = try collection.addStation(name: body.name, url: body.url, artworkURL: body.artworkURL)
             return EditedResponse(status: .created, response: station)
         }
@@ -31,7 +30,7 @@ enum StationRoutes {
             return try await player.status()
         }
         api.post("queue/play-url") { request, context in
-            try await player.playURL(try await request.decode(as: URLBody.self, context: context).url)
+            try await player.playURL(try await request.decode(as: API.PlayURL.self, context: context).url)
             return try await player.status()
         }
     }

@@ -17,6 +17,9 @@ export class Wall {
     // here, handing it out a page at a time before asking for more.
     this.buffer = [];
     this.feed = { kind: "wall" };
+    /** Shows started, so an overtaken one does not draw; albums taken off since the last show drew. */
+    this.shows = 0;
+    this.removed = new Set();
     this.loading = false;
     this.exhausted = false;
     // Fetch the next page while the end of the grid is still two screens away.
@@ -28,14 +31,20 @@ export class Wall {
 
   /** Shows a feed: `{kind: "wall"}`, `{kind: "favorites"}` or `{kind: "genre", genre, subs}`. */
   async show(feed) {
+    // Shows overlap (a pill clicked while another feed is on its way, an event's redraw): only the last one draws,
+    // and an album taken off while one was on its way stays off.
+    const mine = ++this.shows;
     this.feed = feed;
     this.exhausted = feed.kind === "favorites";
     const entries = await this.firstPage(feed);
     await this.scatter();
+    if (mine !== this.shows) return;
+    const fresh = entries.filter((e) => !this.removed.has(String(e.id)));
+    this.removed.clear();
     this.seen.clear();
     this.list.replaceChildren();
-    this.buffer = entries.slice(pageSize);
-    this.append(entries.slice(0, pageSize));
+    this.buffer = fresh.slice(pageSize);
+    this.append(fresh.slice(0, pageSize));
     this.updateEmpty();
     this.observeAgain();
   }
@@ -109,6 +118,7 @@ export class Wall {
 
   /** Takes an album off the wall at once (a dislike). */
   remove(id) {
+    this.removed.add(String(id));
     this.list.querySelector(`[data-album="${CSS.escape(String(id))}"]`)?.remove();
     this.updateEmpty();
   }
