@@ -128,6 +128,9 @@ SCRIPT = [
     "pause 0",
     "status",
     "pause 1",
+    # Between `pause 0` and `pause 1` each server played for as long as the requests took (crated's null output renders
+    # as fast as it decodes): back to a known place before the paused clocks are compared again.
+    "seekcur 20",
     "setvol 40",
     "getvol",
     "volume -5",
