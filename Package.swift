@@ -177,6 +177,7 @@ let package = Package(
         tests("CrateAppsTests", ["crate", "crated"]),
         // The front ends in process: the seam (a fake front end added by one line), the MPD session fed lines.
         tests("FrontEndTests", ["CrateCore", "CrateFeeds", "CratePlugins", "CrateAPI", "CrateClient", "MPDFrontEnd", "HTTPFrontEnd",
+                                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // The production catalog client against a loopback server that serves the documented JSON shapes.
         // It also runs the crate and crated binaries (the CLI and daemon against the fake catalog): declared, so they are built.

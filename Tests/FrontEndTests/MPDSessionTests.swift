@@ -68,8 +68,10 @@ import Testing
         let changes = runtime.events.subscribe()
         #expect(await say("delete 0:2") == "OK\n")
         #expect(try await player.queue().isEmpty)
-        var first: CrateEvent?
-        for await event in changes { first = event; break }
+        let first = try await withHangGuard("the queue event of delete 0:2", seconds: 30) { () async -> CrateEvent? in
+            for await event in changes { return event }
+            return nil
+        }
         #expect(first == .queue(.removedRange(1...2)))
         // idle waits; a change the server feeds ends it.
         #expect(await say("idle playlist").isEmpty)

@@ -1,0 +1,87 @@
+import CrateAPI
+import CrateCore
+import CrateDomain
+import CratePlugins
+import CrateTestSupport
+import Foundation
+import Hummingbird
+@testable import HTTPFrontEnd
+import HummingbirdTesting
+import Testing
+
+/// The HTTP front end's routes and door in this process, through Hummingbird's router test client: no daemon, no
+/// socket. The daemon-level tests (CrateAppsTests, Tests/Browser) still run crated for real.
+@Suite(.promptly) struct HTTPRouterTests {
+    @Test func routesAnswerBehindTheDoorAndEditsReachTheEventBus() async throws {
+        let dir = try Fixture.temporaryDirectory("crate-http-router")
+        let music = dir.appendingPathComponent("music/A")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        try Fixture.encode(.flac, to: music.appendingPathComponent("1.flac"), frames: 44100,
+                           tags: ["title": "A1", "artist": "X", "album": "A", "track": "1"])
+        var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
+        settings.output = "null"
+        // The router test client names its requests' host `localhost`, without a port: the door lets that name in.
+        settings.http.allowedHosts = ["localhost"]
+        let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
+        _ = try runtime.library.importPaths([music.path], mode: .reference)
+        let player = try await PlayerService.start(runtime: runtime)
+        let board = FrontEndBoard()
+        board.set("mpd", running: false, "off: mpd.address is off")
+        let router = APIRouter.make(runtime: runtime, player: player, jobs: LibraryJobs(library: runtime.library, events: runtime.events),
+                                    feeds: runtime.feeds(), web: WebAssets.load(), frontEnds: board)
+        let events = runtime.events.subscribe()
+        let json: HTTPFields = [.contentType: "application/json"]
+
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/api/v1/health", method: .get) { response in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(text.contains("\"frontEnds\"") && text.contains("mpd.address is off"), "\(text)")
+            }
+            // A state change from another site's page is refused before any route runs.
+            try await client.execute(uri: "/api/v1/playlists", method: .post,
+                                     headers: json.merging([.origin: "http://evil.example"]),
+                                     body: ByteBuffer(string: #"{"name":"Nope"}"#)) { response in
+                #expect(response.status == .forbidden)
+            }
+            // A body that is not JSON is refused too.
+            try await client.execute(uri: "/api/v1/playlists", method: .post, headers: [.contentType: "text/plain"],
+                                     body: ByteBuffer(string: "name=Nope")) { response in
+                #expect(response.status == .unsupportedMediaType)
+            }
+            // The request shape is CrateAPI's, decoded by the route; the answer is CrateAPI's too.
+            let made = try await client.execute(uri: "/api/v1/playlists", method: .post, headers: json,
+                                                body: ByteBuffer(string: String(decoding: try JSONEncoder().encode(API.PlaylistName(name: "Mine")), as: UTF8.self))) { response in
+                #expect(response.status == .ok)
+                return try JSONDecoder.crateAPI.decode(API.PlaylistDetail.self, from: Data(String(buffer: response.body).utf8))
+            }
+            #expect(made.name == "Mine" && made.entries.isEmpty)
+            let id = try #require(made.playlist?.id)
+            // Core published the edit; the route built no event.
+            let heard = try await withHangGuard("the playlist's created event", seconds: 30) {
+                for await event in events where event == .library(.playlist(id: id, .created)) { return true }
+                return false
+            }
+            #expect(heard)
+        }
+        #expect(try runtime.collection.playlists().map(\.name) == ["Mine"])
+        await player.shutdown()
+    }
+}
+
+extension JSONDecoder {
+    /// Dates as the API writes them (ISO 8601).
+    static var crateAPI: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+extension HTTPFields {
+    func merging(_ other: HTTPFields) -> HTTPFields {
+        var all = self
+        for field in other { all[field.name] = field.value }
+        return all
+    }
+}
