@@ -82,7 +82,7 @@ stale() {
 
 build_log() { echo "$out/logs/build-$1.log"; }
 
-domain_sources=(Modules/CrateDomain/*.swift)
+mapfile -t domain_sources < <(find Modules/CrateDomain -name "*.swift" | sort)
 if stale "$out/lib/libCrateDomain.a" "${domain_sources[@]}"; then
   echo "fuzz: building CrateDomain (sanitized)"
   if ! (cd "$out/lib" && "$swiftc" "${flags[@]}" -module-name CrateDomain \
