@@ -58,7 +58,8 @@ public struct CrateRuntime: Sendable {
         outputs = try OutputRegistry(parts.flatMap(\.outputs), autoOrder: plugins.autoOutputOrder)
         inputs = InputRegistry(parts.flatMap(\.inputs))
         store = try LibraryStore(url: settings.databaseURL, access: access == .readOnly ? .readOnly : .readWrite)
-        library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger)
+        library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger,
+                                 events: events)
         for p in decoders.plugins {
             if case .unavailable(let reason) = p.status { logger.warning("decoder \(p.name) unavailable: \(reason)") }
         }

@@ -37,6 +37,8 @@ import Testing
         #expect(MPDSession.subsystems(of: .library(.job(kind: "rescan", phase: .done(summary: "")))) == ["update", "database"])
         #expect(MPDSession.subsystems(of: .library(.job(kind: "rescan", phase: .progress(done: 1, total: 2)))) == [])
         #expect(MPDSession.subsystems(of: .feeds(.wall(.mixed))) == [])
+        // A tag edit made through the HTTP API changes what MPD clients list.
+        #expect(MPDSession.subsystems(of: .library(.tracks([7], .edited))) == ["database"])
     }
 
     @Test func aSessionFedLinesAnswersAsMPDDoes() async throws {

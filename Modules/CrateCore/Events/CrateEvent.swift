@@ -63,6 +63,10 @@ public enum LibraryChange: Sendable, Hashable {
     /// `applemusic:ID`.
     case opinion(kind: FavoriteKind, id: String, Opinion?)
     case station(id: Int64, StationChange)
+    /// Tracks edited (tag overrides), pointed at another file, or removed from the library.
+    case tracks([Int64], TrackChange)
+
+    public enum TrackChange: String, Sendable, Hashable { case edited, relinked, deleted }
 
     public enum JobPhase: Sendable, Hashable {
         case started
@@ -115,6 +119,50 @@ extension CrateEvent {
         case .library(let change): change.detail
         case .feeds(.dial(let dial)): "dial \(dial.rawValue)"
         case .feeds(.wall(let dial)): "wall \(dial.rawValue)"
+        }
+    }
+
+    /// Which change it is, for programs: the case's name (`state`, `track`, `seek`, `playlist`, `opinion`, `job`,
+    /// `wall`, `dial`, …), so a client reacts to the kind of change without reading the detail's text.
+    public var change: String {
+        switch self {
+        case .player(let change):
+            switch change {
+            case .state: "state"
+            case .track: "track"
+            case .seek: "seek"
+            case .skipped: "skipped"
+            case .streamTitle: "streamTitle"
+            case .outputError: "outputError"
+            case .outputBack: "outputBack"
+            }
+        case .queue(let change):
+            switch change {
+            case .replaced: "replaced"
+            case .added: "added"
+            case .removed, .removedRange: "removed"
+            case .moved, .movedRange: "moved"
+            case .shuffled: "shuffled"
+            case .cleared: "cleared"
+            case .history: "history"
+            }
+        case .mixer: "volume"
+        case .options(.modes): "modes"
+        case .options(.shuffleOffForAlbum): "shuffleOffForAlbum"
+        case .library(let change):
+            switch change {
+            case .job: "job"
+            case .artworkRepair: "artworkRepair"
+            case .missing: "missing"
+            case .externalChange: "externalChange"
+            case .recentAlbum: "recentAlbum"
+            case .playlist: "playlist"
+            case .opinion: "opinion"
+            case .station: "station"
+            case .tracks: "tracks"
+            }
+        case .feeds(.dial): "dial"
+        case .feeds(.wall): "wall"
         }
     }
 
@@ -177,6 +225,7 @@ extension LibraryChange {
         case let .playlist(id, change): "playlist \(id) \(change.detail)"
         case let .opinion(kind, id, opinion): "\(kind.rawValue) \(id): \(opinion?.rawValue ?? "no opinion")"
         case let .station(id, change): "station \(id) \(change.rawValue)"
+        case let .tracks(ids, change): "\(ids.count == 1 ? "track" : "tracks") \(ids.map(String.init).joined(separator: ",")) \(change.rawValue)"
         }
     }
 }
@@ -198,16 +247,20 @@ extension LibraryChange.PlaylistChange {
     }
 }
 
-/// An event as the event stream sends it: `{"subsystem", "detail"}`, with `outputError` on output trouble and
-/// `preview: true` on a preview's events (the shape the web page and `crate watch` read; Docs/HTTP_API.md).
+/// An event as the event stream sends it: `{"subsystem", "change", "detail"}`, with `outputError` on output trouble
+/// and `preview: true` on a preview's events (the shape the web page and `crate watch` read; Docs/HTTP_API.md).
+/// `change` names the kind of change for programs; `detail` is for people.
 public struct EventMessage: Sendable, Codable, Hashable {
     public var subsystem: String
+    /// Absent in streams from a crated before the typed events.
+    public var change: String?
     public var detail: String?
     public var outputError: OutputErrorNotice?
     public var preview: Bool?
 
     public init(_ event: CrateEvent) {
         subsystem = event.subsystem
+        change = event.change
         detail = event.detail
         outputError = event.outputError
         preview = event.preview ? true : nil

@@ -77,6 +77,7 @@ extension LibraryService {
         try store.relink(trackID: trackID, to: entry)
         guard let relinked = try store.track(id: trackID) else { throw StoreError.trackNotFound(trackID) }
         logger.info("relinked track \(trackID) to \(libraryPath)")
+        events?.publish(.library(.tracks([trackID], .relinked)))
         return relinked
     }
 
@@ -91,6 +92,7 @@ extension LibraryService {
                 deleted.append(file.path)
             }
         }
+        if !ids.isEmpty { events?.publish(.library(.tracks(ids, .deleted))) }
         return deleted
     }
 
@@ -101,6 +103,7 @@ extension LibraryService {
         guard track.importMode?.copiesFiles == true else { throw LibraryError.notEditable(trackID: trackID, path: track.path) }
         try store.applyEdit(trackID: trackID, edit)
         guard let edited = try store.track(id: trackID) else { throw StoreError.trackNotFound(trackID) }
+        events?.publish(.library(.tracks([trackID], .edited)))
         return edited
     }
 }

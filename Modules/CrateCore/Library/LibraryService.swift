@@ -11,13 +11,17 @@ public struct LibraryService: Sendable {
     let sources: SourceRegistry
     let decoders: DecoderRegistry
     let logger: Logger
+    /// Edits, relinks and deletions say so here (imports and rescans through `LibraryJobs`).
+    let events: EventBus?
     let managed: ManagedLibrary
     let artwork: ArtworkStore
     /// Copies in flight, for cleaning up after an import that was killed.
     var journal: ImportJournal { ImportJournal(url: settings.dataDirectory.appendingPathComponent("import-journal")) }
 
-    init(settings: Settings, store: LibraryStore, sources: SourceRegistry, decoders: DecoderRegistry, logger: Logger) {
+    init(settings: Settings, store: LibraryStore, sources: SourceRegistry, decoders: DecoderRegistry, logger: Logger,
+         events: EventBus? = nil) {
         self.settings = settings
+        self.events = events
         self.store = store
         self.sources = sources
         self.decoders = decoders

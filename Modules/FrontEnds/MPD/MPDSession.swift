@@ -52,7 +52,7 @@ struct MPDSession {
         // Crate's one sticker is the favorite mark of a song.
         case .library(.opinion(.track, _, _)): ["sticker"]
         case .library(.opinion), .library(.recentAlbum), .library(.station), .library(.artworkRepair): []
-        case .library(.missing), .library(.externalChange): ["database"]
+        case .library(.missing), .library(.externalChange), .library(.tracks): ["database"]
         }
     }
 

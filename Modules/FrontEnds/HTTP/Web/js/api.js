@@ -24,14 +24,15 @@ export async function send(method, path, body) {
 
 const subsystems = ["player", "queue", "library", "feeds", "options", "mixer", "playlists", "stations"];
 
-/** Calls `handler(subsystem, detail)` for every event the daemon sends; the browser reconnects by itself. */
+/** Calls `handler(subsystem, change)` for every event the daemon sends (`change` names the kind of change: `wall`,
+ *  `dial`, `playlist`, …; the page never reads the detail, which is for people); the browser reconnects by itself. */
 export function listen(handler) {
   const source = new EventSource("/api/v1/events");
   for (const name of subsystems) {
     source.addEventListener(name, (event) => {
-      let detail = "";
-      try { detail = JSON.parse(event.data).detail ?? ""; } catch { /* a keep-alive or an odd line */ }
-      handler(name, detail);
+      let change = "";
+      try { change = JSON.parse(event.data).change ?? ""; } catch { /* a keep-alive or an odd line */ }
+      handler(name, change);
     });
   }
   return source;

@@ -111,11 +111,11 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-listen((subsystem, detail) => {
+listen((subsystem, change) => {
   if (!pageView.hidden) pageShown?.changed(subsystem);
   if (subsystem === "player" || subsystem === "queue" || subsystem === "options" || subsystem === "mixer") footer.refresh();
-  if (subsystem === "feeds" && detail.startsWith("wall") && genres.current.kind === "wall") wall.show({ kind: "wall" }).catch(() => {});
-  if (subsystem === "feeds" && detail.startsWith("dial")) get("dial").then(paintDial).catch(() => {});
+  if (change === "wall" && genres.current.kind === "wall") wall.show({ kind: "wall" }).catch(() => {});
+  if (change === "dial") get("dial").then(paintDial).catch(() => {});
 });
 
 addEventListener("hashchange", route);
