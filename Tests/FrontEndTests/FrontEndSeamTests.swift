@@ -35,20 +35,12 @@ final class EventLog: Sendable {
 /// plus one more, and the added one hears the typed events of what the others did.
 @Suite(.promptly) struct FrontEndSeamTests {
     @Test func aFrontEndAddedByOneLineHearsAPlayAFavoriteAndAPlaylistEditMadeThroughAnother() async throws {
-        let dir = try Fixture.temporaryDirectory("crate-frontend")
-        let music = dir.appendingPathComponent("music/A")
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        for n in 1...2 {
-            try Fixture.encode(.flac, to: music.appendingPathComponent("\(n).flac"), frames: 44100,
-                               tags: ["title": "A\(n)", "artist": "X", "album": "A", "track": "\(n)"])
+        let runtime = try oneAlbumRuntime("crate-frontend") { settings in
+            settings.httpPort = try Fixture.freePort()
+            settings.setPluginValue("mpd.address", "off")
+            settings.setPluginValue("mpris.enabled", "false")
         }
-        var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
-        settings.httpPort = try Fixture.freePort()
-        settings.output = "null"
-        settings.setPluginValue("mpd.address", "off")
-        settings.setPluginValue("mpris.enabled", "false")
-        let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
-        _ = try runtime.library.importPaths([music.path], mode: .reference)
+        let settings = runtime.settings
         let album = try #require(try runtime.collection.albums().first)
         let track = try #require(try runtime.collection.tracks(albumID: album.id).first)
 

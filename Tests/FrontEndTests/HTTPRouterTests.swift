@@ -13,17 +13,10 @@ import Testing
 /// socket. The daemon-level tests (CrateAppsTests, Tests/Browser) still run crated for real.
 @Suite(.promptly) struct HTTPRouterTests {
     @Test func routesAnswerBehindTheDoorAndEditsReachTheEventBus() async throws {
-        let dir = try Fixture.temporaryDirectory("crate-http-router")
-        let music = dir.appendingPathComponent("music/A")
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        try Fixture.encode(.flac, to: music.appendingPathComponent("1.flac"), frames: 44100,
-                           tags: ["title": "A1", "artist": "X", "album": "A", "track": "1"])
-        var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
-        settings.output = "null"
-        // The router test client names its requests' host `localhost`, without a port: the door lets that name in.
-        settings.http.allowedHosts = ["localhost"]
-        let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
-        _ = try runtime.library.importPaths([music.path], mode: .reference)
+        let runtime = try oneAlbumRuntime("crate-http-router", tracks: 1) { settings in
+            // The router test client names its requests' host `localhost`, without a port: the door lets that name in.
+            settings.http.allowedHosts = ["localhost"]
+        }
         let player = try await PlayerService.start(runtime: runtime)
         let board = FrontEndBoard()
         board.set("mpd", running: false, "off: mpd.address is off")

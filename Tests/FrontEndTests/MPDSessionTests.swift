@@ -42,17 +42,7 @@ import Testing
     }
 
     @Test func aSessionFedLinesAnswersAsMPDDoes() async throws {
-        let dir = try Fixture.temporaryDirectory("crate-mpd-session")
-        let music = dir.appendingPathComponent("music/A")
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        for n in 1...2 {
-            try Fixture.encode(.flac, to: music.appendingPathComponent("\(n).flac"), frames: 44100,
-                               tags: ["title": "A\(n)", "artist": "X", "album": "A", "track": "\(n)"])
-        }
-        var settings = Settings(dataDirectory: dir.appendingPathComponent("data"))
-        settings.output = "null"
-        let runtime = try CrateRuntime(settings: settings, plugins: CratePlugins.list)
-        _ = try runtime.library.importPaths([music.path], mode: .reference)
+        let runtime = try oneAlbumRuntime("crate-mpd-session")
         let player = try await PlayerService.start(runtime: runtime)
         let jobs = LibraryJobs(library: runtime.library, events: runtime.events)
         var session = MPDSession(commands: MPDFrontEnd.commands(runtime, player, jobs), settings: MPDSettings())
