@@ -1,4 +1,4 @@
-public import CrateDomain
+import CrateDomain
 import Foundation
 
 /// Fans events out to every subscriber (the front ends, tests). A slow subscriber keeps

@@ -1,4 +1,4 @@
-public import CrateAPI
+import CrateAPI
 import CrateCore
 public import CrateDomain
 import Foundation

@@ -1,5 +1,5 @@
 import CrateCore
-public import CrateDomain
+import CrateDomain
 
 /// Where crated speaks the MPD protocol (`mpd.address`, `off` to turn it off) and the password MPD clients send
 /// (`mpd.password`), read from the front end's own block. As for HTTP: loopback needs none; any other address needs a
