@@ -25,6 +25,10 @@ public struct MusicCollection: Sendable {
     /// The library's track for a file, by its full path (or a path it is known by).
     public func trackID(path: String) throws -> Int64? { try store.trackIDs(forPaths: [path])[path] }
     public func tracks(albumID: Int64) throws -> [Track] { try store.tracks(albumID: albumID) }
+    /// `trackIDs`, then the album's tracks in album order: what a request naming tracks and/or an album adds.
+    public func trackIDs(_ trackIDs: [Int64]?, albumID: Int64?) throws -> [Int64] {
+        try (trackIDs ?? []) + (albumID.map { try store.tracks(albumID: $0).map(\.id) } ?? [])
+    }
     public func tracks(sort: ListSort<TrackSort>, offset: Int = 0, limit: Int = 500) throws -> [Track] {
         try store.tracks(sort: sort, offset: offset, limit: limit)
     }

@@ -1,4 +1,5 @@
 import CrateAPI
+import CrateClient
 import CrateCore
 import CrateDomain
 import CratePlugins
@@ -33,7 +34,7 @@ import Testing
             }
             // A state change from another site's page is refused before any route runs.
             try await client.execute(uri: "/api/v1/playlists", method: .post,
-                                     headers: json.merging([.origin: "http://evil.example"]),
+                                     headers: [.contentType: "application/json", .origin: "http://evil.example"],
                                      body: ByteBuffer(string: #"{"name":"Nope"}"#)) { response in
                 #expect(response.status == .forbidden)
             }
@@ -46,7 +47,7 @@ import Testing
             let made = try await client.execute(uri: "/api/v1/playlists", method: .post, headers: json,
                                                 body: ByteBuffer(string: String(decoding: try JSONEncoder().encode(API.PlaylistName(name: "Mine")), as: UTF8.self))) { response in
                 #expect(response.status == .ok)
-                return try JSONDecoder.crateAPI.decode(API.PlaylistDetail.self, from: Data(String(buffer: response.body).utf8))
+                return try DaemonClient.decoder.decode(API.PlaylistDetail.self, from: Data(String(buffer: response.body).utf8))
             }
             #expect(made.name == "Mine" && made.entries.isEmpty)
             let id = try #require(made.playlist?.id)
@@ -59,22 +60,5 @@ import Testing
         }
         #expect(try runtime.collection.playlists().map(\.name) == ["Mine"])
         await player.shutdown()
-    }
-}
-
-extension JSONDecoder {
-    /// Dates as the API writes them (ISO 8601).
-    static var crateAPI: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }
-}
-
-extension HTTPFields {
-    func merging(_ other: HTTPFields) -> HTTPFields {
-        var all = self
-        for field in other { all[field.name] = field.value }
-        return all
     }
 }

@@ -20,9 +20,7 @@ struct LocalBackend: CrateBackend {
     func deletePlaylist(_ id: Int64) async throws { try collection.deletePlaylist(id: id) }
 
     func addToPlaylist(_ id: Int64, _ add: API.PlaylistAdd) async throws {
-        var ids = add.trackIDs ?? []
-        if let album = add.albumID { ids += try collection.tracks(albumID: album).map(\.id) }
-        try collection.addToPlaylist(id: id, trackIDs: ids, at: add.index)
+        try collection.addToPlaylist(id: id, trackIDs: try collection.trackIDs(add.trackIDs, albumID: add.albumID), at: add.index)
     }
 
     func removeFromPlaylist(_ id: Int64, _ remove: API.PlaylistRemove) async throws {

@@ -10,7 +10,7 @@ public import ServiceLifecycle
 public struct FrontEndRegistration: Sendable {
     /// Its name in `GET /api/v1/health` and `crate plugins`: `http`, `mpd`, `mpris`.
     public let name: String
-    /// Its settings block (`mpd` for `mpd.address` and `mpd.password`), read as plugins read theirs.
+    /// Its settings block, named as it is (`mpd` for `mpd.address` and `mpd.password`), read as plugins read theirs.
     public let settings: SettingsBlock
     /// The daemon cannot do without it (the HTTP API: the CLI's way in): when it fails, crated stops.
     public let essential: Bool
@@ -19,11 +19,11 @@ public struct FrontEndRegistration: Sendable {
 
     /// `check` refuses settings that cannot work, before the library is opened (crated then exits with EX_CONFIG);
     /// `start` binds what it serves and answers the service to run, or declines with the reason.
-    public init(name: String, keys: [PluginSettingKey] = [], block: String? = nil, essential: Bool = false,
+    public init(name: String, keys: [PluginSettingKey] = [], essential: Bool = false,
                 check: @escaping @Sendable (PluginSettings) throws -> Void = { _ in },
                 start: @escaping @Sendable (FrontEndContext) async throws -> FrontEndStart) {
         self.name = name
-        settings = SettingsBlock(block: block ?? name, keys: keys)
+        settings = SettingsBlock(block: name, keys: keys)
         self.essential = essential
         checkSettings = check
         make = start

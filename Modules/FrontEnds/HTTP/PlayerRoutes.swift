@@ -55,8 +55,7 @@ enum PlayerRoutes {
         }
         api.post("queue") { request, context in
             let body = try await request.decode(as: API.QueueAdd.self, context: context)
-            var ids = body.trackIDs ?? []
-            if let album = body.albumID { ids += try runtime.collection.tracks(albumID: album).map(\.id) }
+            let ids = try runtime.collection.trackIDs(body.trackIDs, albumID: body.albumID)
             guard !ids.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"trackIDs\" or an \"albumID\" with tracks") }
             let added = try await player.add(ids, mode: body.mode ?? .end, at: body.index)
             return Added(entryIDs: added, status: try await player.status())

@@ -41,8 +41,7 @@ enum PlaylistRoutes {
         api.post("playlists/:id/tracks") { request, context in
             let id = try id(context)
             let body = try await request.decode(as: API.PlaylistAdd.self, context: context)
-            var ids = body.trackIDs ?? []
-            if let album = body.albumID { ids += try store.tracks(albumID: album).map(\.id) }
+            let ids = try store.trackIDs(body.trackIDs, albumID: body.albumID)
             guard !ids.isEmpty else { throw APIError(.badRequest, code: "bad_request", "give \"trackIDs\" or \"albumID\"") }
             try store.addToPlaylist(id: id, trackIDs: ids, at: body.index)
             return try changed(id)
