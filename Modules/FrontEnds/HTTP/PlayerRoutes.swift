@@ -102,7 +102,7 @@ enum PlayerRoutes {
         }
     }
 
-    /// Server-Sent Events: `event: <subsystem>` / `data: {"subsystem", "detail"}`, plus a comment
+    /// Server-Sent Events: `event: <subsystem>` / `data: {"subsystem", "change", "detail", …}`, plus a comment
     /// line every 15 s so proxies and clients see the connection is alive (and a gone client is noticed).
     static func eventStream(_ bus: EventBus, holding slot: EventClients.Slot) -> Response {
         let stream = bus.subscribe()
