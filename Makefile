@@ -45,13 +45,14 @@ run: build
 
 # Swift tests first, then the real-browser tests (Debian's chromium through Playwright) against the same build, then
 # 20 seconds of libFuzzer per hand-written parser (its own build in .build-fuzz/; a finding fails; Fuzz/README.md).
+# Each test stage has a temporary folder of its own, removed when it ends (scripts/with-scratch-tmp.sh).
 test: test-deps
 	scripts/check-boundaries.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	.build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
+	scripts/with-scratch-tmp.sh $(SWIFT) test --skip-build
+	scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
 	# A run of its own: each folder has its own conftest.py, and Python knows one module named conftest per run.
-	.build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Integration
+	scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Integration
 	scripts/fuzz.sh 20
 
 clean:

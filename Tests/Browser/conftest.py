@@ -29,7 +29,7 @@ def crate_home():
 
 @pytest.fixture(scope="module")
 def pulse():
-    folder = Path(tempfile.mkdtemp(prefix="crate-pa-", dir="/tmp"))
+    folder = Path(tempfile.mkdtemp(prefix="crate-pa-"))
     server = PulseServer(folder)
     yield server
     server.stop()

@@ -125,7 +125,9 @@ import WAVFileOutput
     @Test func radioPlaysThroughTheEngineWithItsTitles() async throws {
         let server = try RadioServer()
         let out = dir.appendingPathComponent("radio.wav")
-        let plugin = WAVFileOutputPlugin(path: out, render: true)
+        // Paced as a device is: the stream never ends, and an output written as fast as the decoder runs wrote
+        // gigabytes before the waits below ended on a loaded machine (and filled a CI machine's disk).
+        let plugin = WAVFileOutputPlugin(path: out, render: false)
         let engine = PlaybackEngine(decoders: decoders, inputs: InputRegistry([HTTPInputProvider()])) { try plugin.makeOutput() }
         let item = EngineItem(token: 1, entryID: 1, trackID: 1, url: server.url("/radio.mp3"))
         // A live stream has no end: the wait ends once both titles were heard (or fails after the hang guard's bound).
@@ -149,7 +151,7 @@ import WAVFileOutput
         #expect(titles == ["First Song", "Second Song"])
         #expect(started?.codec == "mp3" && started?.frames == nil)
         // What was played is the stream's audio from its first sample.
-        // The unpaced test output ran far ahead (the stream reconnects forever): its first 5 s are compared.
+        // At most its first 5 s are compared.
         let played = try Self.decode(try decoders.open(out), frames: 5 * 44100)
         let file = try DecoderChecks.decodeAll(try decoders.open(server.folder.appendingPathComponent("file.mp3")))
         let compared = min(played.count, file.count - 2 * 4096)

@@ -23,8 +23,8 @@ public final class PulseTestServer {
         for tool in ["pulseaudio", "pactl", "parec"] where ChildProcess.find(tool) == nil {
             throw SetupError(description: "\(tool) is not installed: install pulseaudio and pulseaudio-utils (run `make test`, or scripts/install-deps.sh)")
         }
-        // A short folder name: unix socket paths are limited to 108 bytes.
-        directory = URL(fileURLWithPath: "/tmp", isDirectory: true)
+        // A short folder name: unix socket paths are limited to 108 bytes (make test's TMPDIR is short).
+        directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("crate-pulse-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socketPath = (socket ?? directory.appendingPathComponent("native")).path
