@@ -89,16 +89,17 @@ extension LibraryStore {
         let t = track.tags, i = track.info
         try db.cachedStatement(sql: """
             INSERT INTO track (source, source_id, album_id, artist_id, title, artist, tag_album_artist, tag_album,
-                genre, date, track_number, track_total, disc_number, disc_total, musicbrainz_album_id,
+                genre, date, track_number, track_total, disc_number, disc_total, disc_subtitle, musicbrainz_album_id,
                 codec, sample_rate, channels, bits_per_sample, frames, duration, added_at, updated_at,
                 artwork_hash, artwork_checked, rg_track_gain, rg_track_peak, rg_album_gain, rg_album_peak)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
             ON CONFLICT(source, source_id) DO UPDATE SET
                 album_id = excluded.album_id, artist_id = excluded.artist_id, title = excluded.title,
                 artist = excluded.artist, tag_album_artist = excluded.tag_album_artist, tag_album = excluded.tag_album,
                 genre = excluded.genre, date = excluded.date, track_number = excluded.track_number,
                 track_total = excluded.track_total, disc_number = excluded.disc_number,
-                disc_total = excluded.disc_total, musicbrainz_album_id = excluded.musicbrainz_album_id,
+                disc_total = excluded.disc_total, disc_subtitle = excluded.disc_subtitle,
+                musicbrainz_album_id = excluded.musicbrainz_album_id,
                 codec = excluded.codec, sample_rate = excluded.sample_rate, channels = excluded.channels,
                 bits_per_sample = excluded.bits_per_sample, frames = excluded.frames,
                 duration = excluded.duration, updated_at = excluded.updated_at,
@@ -109,7 +110,7 @@ extension LibraryStore {
             """).execute(arguments: [
                 track.ref.source, track.ref.id, albumID, artistID, track.title, track.artist,
                 t.albumArtist, t.album, t.genre, t.date, t.trackNumber, t.trackTotal, t.discNumber,
-                t.discTotal, t.musicBrainzAlbumID, i.codec, i.sampleRate, i.channels, i.bitsPerSample,
+                t.discTotal, t.discSubtitle, t.musicBrainzAlbumID, i.codec, i.sampleRate, i.channels, i.bitsPerSample,
                 i.frames, i.duration ?? 0, now, now, track.artworkHash,
                 t.replayGain?.trackGain, t.replayGain?.trackPeak, t.replayGain?.albumGain, t.replayGain?.albumPeak,
             ])

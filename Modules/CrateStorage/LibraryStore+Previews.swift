@@ -39,7 +39,7 @@ extension LibraryStore {
                 let scheme = (url.scheme ?? "https").lowercased()
                 let facts: [any DatabaseValueConvertible] = [
                     albumID, artist, track.title, track.artist.isEmpty ? artistName : track.artist, track.genre, track.date,
-                    track.trackNumber, track.trackTotal, track.discNumber, track.discTotal, track.duration,
+                    track.trackNumber, track.trackTotal, track.discNumber, track.discTotal, track.discSubtitle, track.duration,
                 ]
                 if let row = try Row.fetchOne(db, sql: """
                     SELECT track.id, album.identity FROM track JOIN album ON album.id = track.album_id
@@ -50,8 +50,8 @@ extension LibraryStore {
                     if CatalogPreview.catalogAlbum(identity: row["identity"]) != nil {
                         try db.execute(sql: """
                             UPDATE track SET album_id = ?, artist_id = ?, title = ?, artist = ?, genre = ?, date = ?,
-                                             track_number = ?, track_total = ?, disc_number = ?, disc_total = ?, duration = ?,
-                                             updated_at = ?
+                                             track_number = ?, track_total = ?, disc_number = ?, disc_total = ?,
+                                             disc_subtitle = ?, duration = ?, updated_at = ?
                             WHERE id = ?
                             """, arguments: StatementArguments(facts + [time, id]))
                     }
@@ -61,9 +61,9 @@ extension LibraryStore {
                 // Format facts are the catalog's (AAC); the decoder reports the real ones when the preview plays.
                 try db.execute(sql: """
                     INSERT INTO track (album_id, artist_id, title, artist, genre, date, track_number, track_total, disc_number,
-                                       disc_total, duration, source, source_id, codec, sample_rate, channels, added_at,
-                                       updated_at, artwork_checked)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+                                       disc_total, disc_subtitle, duration, source, source_id, codec, sample_rate, channels,
+                                       added_at, updated_at, artwork_checked)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                     """, arguments: StatementArguments(facts + [scheme, url.absoluteString, track.info.codec,
                                                                  track.info.sampleRate, track.info.channels, time, time]))
                 ids.append(db.lastInsertedRowID)

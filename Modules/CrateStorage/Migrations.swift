@@ -324,6 +324,13 @@ enum Migrations {
             // Copies in Crate's own folder are not walked by rescans: `crate loudness scan` measures them instead.
             try db.execute(sql: "UPDATE import_record SET mtime = -1 WHERE mode = 'reference' AND track_id IS NOT NULL")
         }
+        m.registerMigration("v12: disc subtitles") { db in
+            // The disc's own title on a multi-disc album (Vorbis DISCSUBTITLE, ID3 TSST); NULL when the file has none.
+            try db.execute(sql: "ALTER TABLE track ADD COLUMN disc_subtitle TEXT")
+            // Tags were read without it: as in v11, reference imports are read again at the next rescan to store it
+            // (copies in Crate's own folder are not walked by rescans and get it when imported again).
+            try db.execute(sql: "UPDATE import_record SET mtime = -1 WHERE mode = 'reference' AND track_id IS NOT NULL")
+        }
         return m
     }
 }

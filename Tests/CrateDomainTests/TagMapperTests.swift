@@ -34,6 +34,36 @@ import Testing
         #expect(t.musicBrainzAlbumID == "f00d")
     }
 
+    /// The disc subtitle's every spelling: Vorbis DISCSUBTITLE (any case) or SETSUBTITLE, ID3v2.4 TSST, and the TXXX
+    /// frames ID3v2.3 taggers write; the first non-blank value wins, as for other fields.
+    @Test func discSubtitleMapsFromEveryForm() {
+        var vorbis = TagMapper()
+        vorbis.vorbisComment("discsubtitle=  The Live Set ")
+        vorbis.vorbisComment("DISCSUBTITLE=Second value ignored")
+        #expect(vorbis.tags.discSubtitle == "The Live Set")
+        var older = TagMapper()
+        older.vorbisComment("SETSUBTITLE", "Studio")
+        #expect(older.tags.discSubtitle == "Studio")
+        var blank = TagMapper()
+        blank.vorbisComment("DISCSUBTITLE", "   ")
+        blank.vorbisComment("SUBTITLE", "A track's subtitle, not the disc's")
+        #expect(blank.tags.discSubtitle == nil)
+
+        var tsst = TagMapper()
+        tsst.id3Frame("TSST", "The Live Set")
+        tsst.id3Frame("TXXX", "Ignored after TSST", description: "DISCSUBTITLE")
+        #expect(tsst.tags.discSubtitle == "The Live Set")
+        for description in ["DISCSUBTITLE", "DiscSubtitle", "SETSUBTITLE"] {
+            var txxx = TagMapper()
+            txxx.id3Frame("TXXX", "Bonus Disc", description: description)
+            #expect(txxx.tags.discSubtitle == "Bonus Disc", "\(description)")
+        }
+        var other = TagMapper()
+        other.id3Frame("TIT3", "A track's subtitle")
+        other.id3Frame("TXXX", "x", description: "SUBTITLE")
+        #expect(other.tags.discSubtitle == nil)
+    }
+
     @Test func riffInfoMapsToTags() {
         var m = TagMapper()
         m.riffInfo("INAM", "Song")

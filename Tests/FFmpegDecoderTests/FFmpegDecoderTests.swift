@@ -131,6 +131,18 @@ import Testing
         }
     }
 
+    /// The disc subtitle: an APE item in WavPack, an `mdta` key in MP4 (read like taggers' freeform
+    /// `----:com.apple.iTunes:DISCSUBTITLE`), ASF's `WM/SetSubTitle` in WMA.
+    @Test func readsTheDiscSubtitle() throws {
+        let dir = try Fixture.temporaryDirectory("ffmpeg-disc-subtitle")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (format, key) in [(FFmpegFixture.Format.wavpack, "DISCSUBTITLE"), (.aacITunSMPB, "DISCSUBTITLE"), (.wma, "WM/SetSubTitle")] {
+            let file = try FFmpegFixture.sine(format, in: dir, frames: 20_000, tags: [key: "The Live Set", "disc": "2/2"])
+            let probed = try plugin.probe(file)
+            #expect(probed.tags.discSubtitle == "The Live Set" && probed.tags.discNumber == 2, "\(format)")
+        }
+    }
+
     /// The cover ffmpeg attaches to an M4A (`covr`), PNG or JPEG, comes through with its exact bytes, and the tags
     /// with it.
     @Test(arguments: ["png", "jpeg"])

@@ -14,7 +14,7 @@ import Testing
 /// socket. The daemon-level tests (CrateAppsTests, Tests/Browser) still run crated for real.
 @Suite(.promptly) struct HTTPRouterTests {
     @Test func routesAnswerBehindTheDoorAndEditsReachTheEventBus() async throws {
-        let runtime = try oneAlbumRuntime("crate-http-router", tracks: 1) { settings in
+        let runtime = try oneAlbumRuntime("crate-http-router", tracks: 1, discSubtitle: "The Live Set") { settings in
             // The router test client names its requests' host `localhost`, without a port: the door lets that name in.
             settings.http.allowedHosts = ["localhost"]
         }
@@ -31,6 +31,15 @@ import Testing
                 #expect(response.status == .ok)
                 let text = String(buffer: response.body)
                 #expect(text.contains("\"frontEnds\"") && text.contains("mpd.address is off"), "\(text)")
+            }
+            // A track carries its disc's subtitle, for the album page's disc headings.
+            let albumID = try #require(try runtime.collection.albums().first?.id)
+            try await client.execute(uri: "/api/v1/albums/\(albumID)/tracks", method: .get) { response in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(text.contains(#""discSubtitle":"The Live Set""#), "\(text)")
+                let tracks = try DaemonClient.decoder.decode([Track].self, from: Data(text.utf8))
+                #expect(tracks.map(\.discSubtitle) == ["The Live Set"])
             }
             // A state change from another site's page is refused before any route runs.
             try await client.execute(uri: "/api/v1/playlists", method: .post,

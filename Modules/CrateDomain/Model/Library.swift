@@ -78,6 +78,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public var trackTotal: Int?
     public var discNumber: Int?
     public var discTotal: Int?
+    /// The disc's title on a multi-disc album ("The Live Set"), as tagged; absent from JSON when the file has none.
+    public var discSubtitle: String?
     /// Length in seconds.
     public var duration: Double
     public var info: StreamInfo
@@ -103,10 +105,10 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
 
     public init(id: Int64, ref: TrackRef, albumID: Int64, title: String, artist: String, albumArtist: String,
                 album: String, genre: String?, date: String?, trackNumber: Int?, trackTotal: Int?,
-                discNumber: Int?, discTotal: Int?, duration: Double, info: StreamInfo, path: String?,
-                artworkHash: String? = nil, missing: MissingReason? = nil, importMode: ImportMode? = nil, edited: Bool = false,
-                favorite: Bool = false, playCount: Int = 0, lastPlayedAt: Date? = nil, addedAt: Date? = nil,
-                playableInFull: Bool = true, previewURL: String? = nil) {
+                discNumber: Int?, discTotal: Int?, discSubtitle: String? = nil, duration: Double, info: StreamInfo,
+                path: String?, artworkHash: String? = nil, missing: MissingReason? = nil, importMode: ImportMode? = nil,
+                edited: Bool = false, favorite: Bool = false, playCount: Int = 0, lastPlayedAt: Date? = nil,
+                addedAt: Date? = nil, playableInFull: Bool = true, previewURL: String? = nil) {
         self.id = id
         self.ref = ref
         self.albumID = albumID
@@ -120,6 +122,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.trackTotal = trackTotal
         self.discNumber = discNumber
         self.discTotal = discTotal
+        self.discSubtitle = discSubtitle
         self.duration = duration
         self.info = info
         self.path = path

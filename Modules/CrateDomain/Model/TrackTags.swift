@@ -12,6 +12,8 @@ public struct TrackTags: Sendable, Hashable, Codable {
     public var trackTotal: Int?
     public var discNumber: Int?
     public var discTotal: Int?
+    /// The disc's own title on a multi-disc album ("The Live Set"): Vorbis DISCSUBTITLE, ID3v2.4 TSST.
+    public var discSubtitle: String?
     public var musicBrainzAlbumID: String?
     public var isCompilation: Bool = false
     /// Unsynchronised lyrics (ID3 USLT, Vorbis LYRICS / UNSYNCEDLYRICS).
@@ -24,9 +26,9 @@ public struct TrackTags: Sendable, Hashable, Codable {
 
     public init(title: String? = nil, artist: String? = nil, albumArtist: String? = nil, album: String? = nil,
                 genre: String? = nil, date: String? = nil, trackNumber: Int? = nil, trackTotal: Int? = nil,
-                discNumber: Int? = nil, discTotal: Int? = nil, musicBrainzAlbumID: String? = nil,
-                isCompilation: Bool = false, lyrics: String? = nil, artistSort: String? = nil,
-                albumArtistSort: String? = nil, replayGain: ReplayGainTags? = nil) {
+                discNumber: Int? = nil, discTotal: Int? = nil, discSubtitle: String? = nil,
+                musicBrainzAlbumID: String? = nil, isCompilation: Bool = false, lyrics: String? = nil,
+                artistSort: String? = nil, albumArtistSort: String? = nil, replayGain: ReplayGainTags? = nil) {
         self.title = title
         self.artist = artist
         self.albumArtist = albumArtist
@@ -37,6 +39,7 @@ public struct TrackTags: Sendable, Hashable, Codable {
         self.trackTotal = trackTotal
         self.discNumber = discNumber
         self.discTotal = discTotal
+        self.discSubtitle = discSubtitle
         self.musicBrainzAlbumID = musicBrainzAlbumID
         self.isCompilation = isCompilation
         self.lyrics = lyrics

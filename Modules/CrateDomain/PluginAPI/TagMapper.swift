@@ -22,6 +22,8 @@ public struct TagMapper: Sendable {
         case "TRACKTOTAL", "TOTALTRACKS": number(value, \.trackTotal)
         case "DISCNUMBER", "DISC": numberPair(value, \.discNumber, \.discTotal)
         case "DISCTOTAL", "TOTALDISCS": number(value, \.discTotal)
+        // Picard and foobar2000 write DISCSUBTITLE; SETSUBTITLE is the older name some taggers still use.
+        case "DISCSUBTITLE", "SETSUBTITLE": set(\.discSubtitle, value)
         case "MUSICBRAINZ_ALBUMID": set(\.musicBrainzAlbumID, value)
         case "COMPILATION": flag(value)
         case "LYRICS", "UNSYNCEDLYRICS", "UNSYNCED LYRICS": set(\.lyrics, value)
@@ -42,7 +44,7 @@ public struct TagMapper: Sendable {
     }
 
     /// An ID3v2 text frame (`TIT2`, `TPE1`, ...); v2.2 three-letter ids are accepted too.
-    /// `description` is the TXXX description, used for MusicBrainz ids.
+    /// `description` is the TXXX description, used for MusicBrainz ids, disc subtitles and the like.
     public mutating func id3Frame(_ id: String, _ value: String, description: String? = nil) {
         switch id.uppercased() {
         case "TIT2", "TT2": set(\.title, value)
@@ -53,6 +55,7 @@ public struct TagMapper: Sendable {
         case "TDRC", "TYER", "TYE", "TDRL": set(\.date, value)
         case "TRCK", "TRK": numberPair(value, \.trackNumber, \.trackTotal)
         case "TPOS", "TPA": numberPair(value, \.discNumber, \.discTotal)
+        case "TSST": set(\.discSubtitle, value)
         case "TCMP", "TCP": flag(value)
         case "USLT", "ULT": set(\.lyrics, value)
         case "TSOP", "TSP": set(\.artistSort, value)
@@ -64,6 +67,8 @@ public struct TagMapper: Sendable {
             case "ALBUMARTISTSORT": set(\.albumArtistSort, value)
             // foobar2000 and Mp3tag keep lyrics in a user text frame.
             case "UNSYNCEDLYRICS", "LYRICS": set(\.lyrics, value)
+            // TSST is ID3v2.4 only: v2.3 taggers (and ffmpeg) keep the disc subtitle in a user text frame.
+            case "DISCSUBTITLE", "SETSUBTITLE": set(\.discSubtitle, value)
             // foobar2000 writes the descriptions in lower case, Mp3tag and ffmpeg in upper case.
             case let key? where key.hasPrefix("REPLAYGAIN_"): replayGain(key, value)
             default: break

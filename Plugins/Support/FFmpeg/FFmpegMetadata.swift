@@ -38,6 +38,9 @@ enum FFmpegMetadata {
         // MP4 freeform (`----:com.apple.iTunes:MusicBrainz Album Id`) and ASF (`MusicBrainz/Album Id`) names.
         case "musicbrainz album id", "musicbrainz/album id": "MUSICBRAINZ_ALBUMID"
         case "wm/iscompilation": "COMPILATION"
+        // ASF's disc subtitle, and ID3v2.4's frame id, which FFmpeg's ID3 reader keeps as it is (raw AAC's tags).
+        // MP4 freeform and APE keys already read DISCSUBTITLE.
+        case "wm/setsubtitle", "tsst": "DISCSUBTITLE"
         default: key
         }
     }
