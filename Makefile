@@ -67,7 +67,7 @@ clean:
 # PREFIX defaults to /usr/local: the GNU and FHS place for programs installed outside the package manager, what
 # `sudo make install` and packagers expect; a per-user install is one variable away (~/.local: Debian's ~/.profile puts ~/.local/bin on PATH).
 # DESTDIR stages the files for a package: they go under $(DESTDIR)$(PREFIX), and name $(PREFIX) inside.
-# Packaging/ holds the sources of the unit, the desktop entry and the icon; the man pages are generated from the
+# Packaging/ holds the sources of the unit and the desktop entry (the icon is the web page's, Modules/FrontEnds/HTTP/Web/icons); the man pages are generated from the
 # argument parser (swift-argument-parser's generate-manual, built from the checkout SwiftPM resolved for Crate, so
 # the two agree on the help format) and the completions by the binaries themselves.
 PREFIX ?= /usr/local
@@ -131,7 +131,7 @@ install-files: $(GENERATE_MANUAL)
 	put 755 "$(BIN_DIR)/crated" "$(DESTDIR)$(BINDIR)/crated"; \
 	put 644 "$$tmp/crated.service" "$(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/crated.service"; \
 	put 644 "$$tmp/crate.desktop" "$(DESTDIR)$(DATADIR)/applications/crate.desktop"; \
-	put 644 Packaging/crate.svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/crate.svg"; \
+	put 644 Modules/FrontEnds/HTTP/Web/icons/crate.svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/crate.svg"; \
 	for b in crate crated; do \
 	  put 644 "$$tmp/$$b.1" "$(DESTDIR)$(MAN1DIR)/$$b.1"; \
 	  put 644 "$$tmp/$$b.bash" "$(DESTDIR)$(DATADIR)/bash-completion/completions/$$b"; \

@@ -12,6 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(os.environ.get("CRATE_BIN_DIR", ROOT / ".build" / "debug"))
+# Debian's Chromium, never a downloaded browser.
+CHROMIUM = os.environ.get("CRATE_CHROMIUM", "/usr/bin/chromium")
 
 
 def free_port():

@@ -3,12 +3,12 @@ covers, Debian's Chromium through Playwright. Usage: .build/browser-venv/bin/pyt
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "Browser"))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "Tests"), str(Path(__file__).resolve().parents[1] / "Tests" / "Browser")]
 import tempfile  # noqa: E402
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from conftest import CHROMIUM, Crate, PulseServer, wait_until  # noqa: E402
+from crate_harness import CHROMIUM, Crate, PulseServer, wait_until  # noqa: E402
 from test_wall import make_track  # noqa: E402
 
 NAMES = ["Morning Haze", "Blue Cathedral", "Night Drive", "Paper Moons", "Low Tide", "Copper Sky", "Field Notes",
@@ -51,6 +51,27 @@ with tempfile.TemporaryDirectory(prefix="crate-shots-") as tmp:
             page.wait_for_selector("#album-view .track.playing")
             page.screenshot(path=str(OUT / "detail.png"))
             page.locator("#player").screenshot(path=str(OUT / "footer.png"))
+            # A phone (390×844, touch): the wall, an album, search and the now-playing sheet.
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                        has_touch=True).new_page()
+            phone.goto(crate.base + "/")
+            phone.wait_for_selector("#wall li img")
+            wait_until("every cover on screen decoded", lambda: phone.evaluate(
+                "[...document.images].every(i => i.hidden || i.getBoundingClientRect().top > innerHeight || (i.complete && i.naturalWidth > 0))"))
+            phone.screenshot(path=str(OUT / "phone-wall.png"))
+            phone.goto(crate.base + f"/#/album/{first}")
+            phone.wait_for_selector("#album-view .track.playing")
+            phone.screenshot(path=str(OUT / "phone-album.png"))
+            phone.goto(crate.base + "/")
+            phone.tap("#search-button")
+            phone.keyboard.type("Night")
+            phone.wait_for_selector("#search-view .cover-result img")
+            phone.screenshot(path=str(OUT / "phone-search.png"))
+            phone.goto(crate.base + "/")
+            phone.tap("#np-open")
+            phone.wait_for_selector("#sheet[open] .sheet-art:not([hidden])")
+            wait_until("the sheet's cover", lambda: phone.evaluate("document.querySelector('.sheet-art').complete"))
+            phone.screenshot(path=str(OUT / "phone-now-playing.png"))
             browser.close()
     finally:
         crate.stop()

@@ -1,6 +1,5 @@
 """Shared parts of the browser tests: a real crated on a loopback port with a generated library, and Debian's
 Chromium driven by Playwright (never a downloaded browser)."""
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -11,9 +10,8 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # The harness shared with Tests/Integration (the test modules import it by name, never from conftest: a pytest run
 # of both folders knows only one module named conftest).
-from crate_harness import ROOT, Crate, PulseServer  # noqa: E402
+from crate_harness import CHROMIUM, ROOT, Crate, PulseServer  # noqa: E402
 
-CHROMIUM = os.environ.get("CRATE_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / ".build" / "browser-artifacts"
 
 

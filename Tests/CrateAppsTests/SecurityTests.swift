@@ -161,7 +161,8 @@ extension AppSuites {
             let page = try Self.call(d.port, "GET", "/login")
             #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
             let csp = page.headers["content-security-policy"] ?? ""
-            #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"), "\(csp)")
+            #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'")
+                        && csp.contains("manifest-src 'self'"), "\(csp)")
             #expect(!page.body.contains("<script>") && page.body.contains("src=\"/login.js\""))
         }
 
@@ -250,6 +251,15 @@ extension AppSuites {
             let wrong = try Self.call(d.port, "GET", "/api/v1/health", headers: ["Authorization": "Bearer not-the-token-at-all"])
             #expect(wrong.status == 401)
             #expect(try Self.call(d.port, "GET", "/api/v1/health", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+            // A home screen fetches the web app manifest and its icons without cookies: they alone are open; the page
+            // and its code are not.
+            let manifest = try Self.call(d.port, "GET", "/web/manifest.webmanifest")
+            #expect(manifest.status == 200 && manifest.headers["content-type"] == "application/manifest+json", "\(manifest)")
+            // (The PNG's bytes are no text for this helper to read a status after: its headers say it came.)
+            let icon = try Self.call(d.port, "GET", "/web/icons/crate-192.png")
+            #expect(icon.headers["content-type"] == "image/png" && icon.headers["etag"] != nil, "\(icon)")
+            #expect(try Self.call(d.port, "GET", "/web/app.css").status == 401)
+            #expect(try Self.call(d.port, "GET", "/").status == 401)
             // The CLI reads the token from the same config and drives the daemon.
             let status = try app.crate("status", env: d.env)
             #expect(status.status == 0, "\(status.stderr)")

@@ -12,8 +12,13 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
     static var sessionCookie: String { "crate_session" }
-    /// Paths a browser without a session may load: the login page and the call it makes.
-    static var openPaths: Set<String> { ["/login", "/login.js", "/api/v1/session"] }
+    /// Reachable without the token: the sign-in page and the call it makes, and the web app manifest with its
+    /// icons, which browsers fetch without cookies when the page is added to a home screen (they hold nothing of the
+    /// library).
+    static var openPaths: Set<String> {
+        ["/login", "/login.js", "/api/v1/session", "/web/manifest.webmanifest", "/web/icons/crate.svg",
+         "/web/icons/crate-180.png", "/web/icons/crate-192.png", "/web/icons/crate-512.png", "/web/icons/crate-maskable-512.png"]
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -129,9 +134,11 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// Same-origin scripts, styles and pictures only (catalog covers come from Apple's https image hosts); no framing.
+    /// Same-origin scripts, styles, pictures and the web app manifest only (catalog covers come from Apple's https
+    /// image hosts); no framing.
     static var contentSecurityPolicy: String {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; "
+            + "manifest-src 'self'; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     }
 

@@ -19,7 +19,8 @@ struct WebAssets: Sendable {
 
     static let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
                         "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
-                        "json": "application/json", "ico": "image/x-icon"]
+                        "json": "application/json", "ico": "image/x-icon",
+                        "webmanifest": "application/manifest+json"]
 
     /// The files under `folder` (default: the bundled `Web` folder), keyed by their path below it.
     static func load(from folder: URL? = Bundle.module.url(forResource: "Web", withExtension: nil)) -> WebAssets {
@@ -34,7 +35,7 @@ struct WebAssets: Sendable {
             let path = String(url.standardizedFileURL.path.dropFirst(base.count))
             let type = types[url.pathExtension.lowercased()] ?? "application/octet-stream"
             let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
-            let text = type.hasPrefix("text/") || type.hasPrefix("image/svg") || type == "application/json"
+            let text = type.hasPrefix("text/") || type.hasPrefix("image/svg") || type.hasSuffix("json")
             files[path] = Asset(body: ByteBuffer(bytes: data), gzipped: text ? gzip(data).map { ByteBuffer(bytes: $0) } : nil,
                                 etag: "\"\(digest)\"", contentType: type)
         }

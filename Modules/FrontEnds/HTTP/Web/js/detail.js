@@ -79,35 +79,54 @@ export class AlbumDetail {
       button("Dislike", "", () => this.dislike(), a.opinion === "dislike"),
     );
 
-    const list = el("ol", "tracks");
-    list.setAttribute("aria-label", "Tracks");
+    // Disc by disc: a multi-disc album gets a heading per disc ("Disc 2 — Live", with the disc's subtitle when tagged).
+    const discs = new Map();
     this.tracks.forEach((t, i) => {
-      const row = el("li", "track");
-      row.dataset.track = String(t.id);
-      row.dataset.disc = String(t.discNumber ?? 1);
-      row.dataset.number = String(t.trackNumber ?? "");
-      // A catalog song without a preview cannot be played here: its row is plain text.
-      const playable = !this.catalog || Boolean(t.previewURL);
-      const play = playable ? button("", "row", () => this.play(i + 1)) : el("div", "row");
-      if (playable) play.setAttribute("aria-label", `Play ${t.title}${this.catalog ? " (preview)" : ""}, track ${t.trackNumber ?? i + 1}`);
-      else row.classList.add("no-preview");
-      play.append(el("span", "number", String(t.trackNumber ?? i + 1)), el("span", "name", t.title),
-                  el("span", "artist", t.artist !== a.artist ? t.artist : ""), el("span", "time", clock(t.duration)));
-      row.append(play);
-      list.append(row);
+      const disc = t.discNumber ?? 1;
+      if (!discs.has(disc)) discs.set(disc, []);
+      discs.get(disc).push([t, i]);
     });
+    const tracklist = el("div", "tracklist");
+    for (const [disc, tracks] of discs) {
+      const list = el("ol", "tracks");
+      if (discs.size > 1) {
+        const subtitle = tracks.find(([t]) => t.discSubtitle)?.[0].discSubtitle;
+        const h = el("h2", "disc", subtitle ? `Disc ${disc} — ${subtitle}` : `Disc ${disc}`);
+        h.id = `disc-${disc}`;
+        list.setAttribute("aria-labelledby", h.id);
+        tracklist.append(h);
+      } else list.setAttribute("aria-label", "Tracks");
+      for (const [t, i] of tracks) list.append(this.trackRow(t, i));
+      tracklist.append(list);
+    }
 
     const back = Object.assign(document.createElement("a"), { href: "#/", className: "back", textContent: "← Wall" });
     const text = el("div", "text");
     text.append(heading, el("p", "artist", a.artist), el("p", "facts", facts), actions);
     const head = el("div", "head");
     head.append(cover, text);
-    this.root.replaceChildren(backdrop, back, head, list);
+    this.root.replaceChildren(backdrop, back, head, tracklist);
     // The cover's colour on the play button and the now-playing marker (ADR-121).
     if (a.artworkColors?.[0]) this.root.style.setProperty("--album-color", a.artworkColors[0]);
     else this.root.style.removeProperty("--album-color");
     this.root.setAttribute("aria-labelledby", "album-title");
     this.mark(this.nowPlaying, this.nowStatus);
+  }
+
+  /** One track's row: a button playing the album from it (a catalog song without a preview is plain text). */
+  trackRow(t, i) {
+    const row = el("li", "track");
+    row.dataset.track = String(t.id);
+    row.dataset.disc = String(t.discNumber ?? 1);
+    row.dataset.number = String(t.trackNumber ?? "");
+    const playable = !this.catalog || Boolean(t.previewURL);
+    const play = playable ? button("", "row", () => this.play(i + 1)) : el("div", "row");
+    if (playable) play.setAttribute("aria-label", `Play ${t.title}${this.catalog ? " (preview)" : ""}, track ${t.trackNumber ?? i + 1}`);
+    else row.classList.add("no-preview");
+    play.append(el("span", "number", String(t.trackNumber ?? i + 1)), el("span", "name", t.title),
+                el("span", "artist", t.artist !== this.album.artist ? t.artist : ""), el("span", "time", clock(t.duration)));
+    row.append(play);
+    return row;
   }
 
   /** "Add to playlist": the playlists in a menu; choosing one adds the whole album at its end. */

@@ -1,8 +1,13 @@
-// The persistent footer (ADR-121): what plays, transport, a scrubber, time, volume and modes. It follows the
-// event stream (no polling): each player event re-reads the status; between events the clock runs locally.
+// The persistent footer (ADR-121) and the now-playing sheet it opens: what plays, transport, the scrubber, time,
+// volume and modes. Both are painted from one status: each control carries `data-np` (what it shows),
+// `data-command` (what it sends) or `data-mode` (which mode it flips), so the footer and the sheet never drift.
+// They follow the event stream (no polling): each player event re-reads the status; between events the clock runs
+// locally.
 import { artwork, clock, get, say, send } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
+const all = (selector) => document.querySelectorAll(selector);
+const commands = { previous: "player/previous", toggle: "player/toggle", next: "player/next" };
+const themeDefaults = new Map([...document.querySelectorAll('meta[name="theme-color"]')].map((m) => [m, m.content]));
 
 export class Footer {
   constructor(onTrack) {
@@ -10,22 +15,28 @@ export class Footer {
     this.status = null;
     this.readAt = 0;
     this.dragging = false;
-    $("toggle").addEventListener("click", () => this.command("POST", "player/toggle"));
-    $("prev").addEventListener("click", () => this.command("POST", "player/previous"));
-    $("next").addEventListener("click", () => this.command("POST", "player/next"));
-    const scrubber = $("scrubber");
-    scrubber.addEventListener("input", () => { this.dragging = true; this.paintTime(Number(scrubber.value)); });
-    scrubber.addEventListener("change", async () => {
-      this.dragging = false;
-      await this.command("POST", "player/seek", { position: Number(scrubber.value) });
-    });
-    $("volume").addEventListener("change", () => this.command("POST", "player/volume", { value: Number($("volume").value) }));
-    $("shuffle").addEventListener("click", () => this.command("PUT", "player/options", { shuffle: !this.status?.modes.shuffle }));
-    $("stop-after").addEventListener("click", () => this.command("PUT", "player/options", { stopAfterAlbum: !this.status?.modes.stopAfterAlbum }));
-    $("repeat").addEventListener("click", () => {
-      const next = { off: "all", all: "one", one: "off" }[this.status?.modes.repeat ?? "off"];
-      this.command("PUT", "player/options", { repeat: next });
-    });
+    this.sheet = new NowPlayingSheet();
+    for (const b of all("[data-command]")) b.addEventListener("click", () => this.command("POST", commands[b.dataset.command]));
+    for (const scrubber of all('[data-np="scrubber"]')) {
+      scrubber.addEventListener("input", () => { this.dragging = true; this.paintTime(Number(scrubber.value)); });
+      scrubber.addEventListener("change", async () => {
+        this.dragging = false;
+        await this.command("POST", "player/seek", { position: Number(scrubber.value) });
+      });
+    }
+    for (const volume of all('[data-np="volume"]')) {
+      volume.addEventListener("change", () => this.command("POST", "player/volume", { value: Number(volume.value) }));
+    }
+    for (const b of all("[data-mode]")) {
+      b.addEventListener("click", () => {
+        const modes = this.status?.modes;
+        const change = b.dataset.mode === "repeat"
+          ? { repeat: { off: "all", all: "one", one: "off" }[modes?.repeat ?? "off"] }
+          : { [b.dataset.mode]: !modes?.[b.dataset.mode] };
+        this.command("PUT", "player/options", change);
+      });
+    }
+    document.getElementById("np-open").addEventListener("click", () => this.sheet.open());
     setInterval(() => this.tick(), 250);
   }
 
@@ -50,30 +61,45 @@ export class Footer {
     this.status = status;
     this.readAt = performance.now();
     const track = status.entry?.track;
-    $("np-title").textContent = track ? (status.streamTitle || track.title) : "Nothing playing";
-    $("np-artist").textContent = track ? (status.streamTitle ? track.title : track.artist) : "";
-    // A catalog song's 30-second preview says so.
-    if (track && status.preview) $("np-artist").append(Object.assign(document.createElement("span"), { className: "preview-badge", textContent: "Preview" }));
-    // ADR-121: the progress fill runs between the two colours the daemon took from the cover.
+    const title = track ? (status.streamTitle || track.title) : "Nothing playing";
+    const artist = track ? (status.streamTitle ? track.title : track.artist) : "";
+    for (const node of all('[data-np="title"]')) node.textContent = title;
+    for (const node of all('[data-np="artist"]')) {
+      node.textContent = artist;
+      // A catalog song's 30-second preview says so.
+      if (track && status.preview) node.append(Object.assign(document.createElement("span"), { className: "preview-badge", textContent: "Preview" }));
+    }
+    for (const node of all('[data-np="album"]')) node.textContent = track?.album ?? "";
+    document.getElementById("np-open").setAttribute("aria-label", track ? `Open now playing: ${title}, ${artist}` : "Open now playing");
+    // ADR-121: the progress fill and the sheet's scrubber run between the two colours the daemon took from the cover.
     const [from, to] = track?.artworkColors ?? [];
-    const fill = $("np-fill");
-    if (from && to) { fill.style.setProperty("--from", from); fill.style.setProperty("--to", to); }
-    else { fill.style.removeProperty("--from"); fill.style.removeProperty("--to"); }
-    const art = track ? artwork(track.artworkHash, 96) : null;
-    $("np-art").hidden = !art;
-    if (art && $("np-art").getAttribute("src") !== art) $("np-art").src = art;
+    const root = document.documentElement.style;
+    if (from && to) { root.setProperty("--from", from); root.setProperty("--to", to); }
+    else { root.removeProperty("--from"); root.removeProperty("--to"); }
+    // An app on the home screen wears the playing cover's colour in its title bar.
+    for (const [meta, standard] of themeDefaults) meta.content = from ?? standard;
+    for (const img of all('[data-np="art"]')) {
+      const art = track ? artwork(track.artworkHash, img.width > 100 ? 600 : 96) : null;
+      img.hidden = !art;
+      if (art && img.getAttribute("src") !== art) img.src = art;
+    }
     const playing = status.state === "playing";
-    $("toggle").querySelector(".icon-play").toggleAttribute("hidden", playing);
-    $("toggle").querySelector(".icon-pause").toggleAttribute("hidden", !playing);
-    $("toggle").setAttribute("aria-label", playing ? "Pause" : "Play");
-    const scrubber = $("scrubber");
-    scrubber.max = String(Math.max(0, Math.floor(status.duration || 0)));
-    scrubber.disabled = !track || !status.duration;
-    $("volume").value = String(status.modes.volume);
-    $("shuffle").setAttribute("aria-pressed", String(status.modes.shuffle));
-    $("stop-after").setAttribute("aria-pressed", String(status.modes.stopAfterAlbum));
-    $("repeat").textContent = `Repeat ${status.modes.repeat}`;
-    $("repeat").setAttribute("aria-label", `Repeat: ${status.modes.repeat}`);
+    for (const b of all('[data-command="toggle"]')) {
+      b.querySelector(".icon-play").toggleAttribute("hidden", playing);
+      b.querySelector(".icon-pause").toggleAttribute("hidden", !playing);
+      b.setAttribute("aria-label", playing ? "Pause" : "Play");
+    }
+    for (const scrubber of all('[data-np="scrubber"]')) {
+      scrubber.max = String(Math.max(0, Math.floor(status.duration || 0)));
+      scrubber.disabled = !track || !status.duration;
+    }
+    for (const volume of all('[data-np="volume"]')) volume.value = String(status.modes.volume);
+    for (const b of all("[data-mode]")) {
+      if (b.dataset.mode === "repeat") {
+        b.textContent = `Repeat ${status.modes.repeat}`;
+        b.setAttribute("aria-label", `Repeat: ${status.modes.repeat}`);
+      } else b.setAttribute("aria-pressed", String(Boolean(status.modes[b.dataset.mode])));
+    }
     document.body.classList.toggle("has-track", Boolean(track));
     this.tick();
     this.onTrack(track?.id ?? null, status);
@@ -82,14 +108,70 @@ export class Footer {
   tick() {
     if (!this.status || this.dragging) return;
     const at = this.elapsed();
-    $("scrubber").value = String(Math.floor(at));
+    for (const scrubber of all('[data-np="scrubber"]')) scrubber.value = String(Math.floor(at));
     this.paintTime(at);
   }
 
   paintTime(at) {
     const duration = this.status?.duration || 0;
-    $("elapsed").textContent = clock(at);
-    $("remaining").textContent = `−${clock(Math.max(0, duration - at))}`;
-    $("np-fill").style.setProperty("--progress", duration ? String(Math.min(1, at / duration)) : "0");
+    for (const node of all('[data-np="elapsed"]')) node.textContent = clock(at);
+    for (const node of all('[data-np="remaining"]')) node.textContent = `−${clock(Math.max(0, duration - at))}`;
+    document.documentElement.style.setProperty("--progress", duration ? String(Math.min(1, at / duration)) : "0");
+  }
+}
+
+/** The now-playing sheet: a modal dialog over the page. It takes a history entry while open, so the phone's back
+ *  gesture closes it as Esc, the grabber, a tap beside it and a swipe down do. */
+class NowPlayingSheet {
+  constructor() {
+    this.dialog = document.getElementById("sheet");
+    this.body = this.dialog.querySelector(".sheet-body");
+    this.dialog.querySelector("[data-close]").addEventListener("click", () => this.close());
+    // A tap on the backdrop lands on the dialog itself, outside its body.
+    this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.close(); });
+    // Esc: the dialog's own cancel, routed through close() so the history entry goes too.
+    this.dialog.addEventListener("cancel", (e) => { e.preventDefault(); this.close(); });
+    addEventListener("popstate", () => { if (this.dialog.open) this.dismiss(); });
+    this.swipe();
+  }
+
+  open() {
+    if (this.dialog.open) return;
+    history.pushState({ sheet: true }, "");
+    this.dialog.showModal();
+  }
+
+  /** Closes through history when the sheet owns the current entry (popstate then dismisses). */
+  close() {
+    if (!this.dialog.open) return;
+    if (history.state?.sheet) history.back(); else this.dismiss();
+  }
+
+  dismiss() {
+    this.body.style.removeProperty("transform");
+    this.dialog.close();
+    document.getElementById("np-open").focus({ preventScroll: true });
+  }
+
+  /** A swipe down from the grabber or the cover follows the finger and closes past a quarter of the sheet. */
+  swipe() {
+    let start = null;
+    const settle = () => { start = null; this.body.classList.remove("dragging"); };
+    this.body.addEventListener("pointerdown", (e) => {
+      if (e.pointerType === "mouse" || !e.target.closest(".grabber, .sheet-art")) return;
+      start = { y: e.clientY, id: e.pointerId };
+      this.body.classList.add("dragging");
+    });
+    this.body.addEventListener("pointermove", (e) => {
+      if (!start || e.pointerId !== start.id) return;
+      this.body.style.transform = `translateY(${Math.max(0, e.clientY - start.y)}px)`;
+    });
+    this.body.addEventListener("pointerup", (e) => {
+      if (!start || e.pointerId !== start.id) return;
+      const far = e.clientY - start.y > this.body.offsetHeight / 4;
+      settle();
+      if (far) this.close(); else this.body.style.removeProperty("transform");
+    });
+    this.body.addEventListener("pointercancel", () => { settle(); this.body.style.removeProperty("transform"); });
   }
 }

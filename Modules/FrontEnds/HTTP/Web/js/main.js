@@ -6,6 +6,7 @@ import { GenreBar, Wall } from "./wall.js";
 import { Search } from "./search.js";
 import { Pages } from "./views.js";
 import { Library } from "./library.js";
+import { Menu } from "./menu.js";
 
 const wallView = document.getElementById("wall-view");
 const albumView = document.getElementById("album-view");
@@ -21,8 +22,9 @@ const detail = new AlbumDetail((id) => {
   location.hash = "#/";
 });
 const footer = new Footer((trackID, status) => detail.mark(trackID, status));
-const genres = new GenreBar((feed) => { showOnly(wallView); wall.show(feed).catch((e) => say(e.message)); });
+const genres = new GenreBar((feed) => { showOnly(wallView); return wall.show(feed); });
 const search = new Search(searchView, (hash) => { location.hash = hash; });
+new Menu();
 let wallScroll = 0;
 
 function showOnly(view) {
@@ -30,6 +32,8 @@ function showOnly(view) {
 }
 
 async function route() {
+  // Leaving the results (a result opened, Esc) folds the phone's search field back behind its icon.
+  if (!location.hash.startsWith("#/search")) search.fold();
   const match = location.hash.match(/^#\/(album|catalog)\/([^/]+)/);
   if (match) {
     if (!wallView.hidden) wallScroll = scrollY;
@@ -89,9 +93,11 @@ dial.addEventListener("change", async () => {
 // Keyboard: space play/pause, ←/→ seek 10 s, shift+←/→ previous/next, / search, Esc back.
 document.addEventListener("keydown", (event) => {
   const typing = event.target.closest?.("input, textarea, select, [contenteditable]") && event.target.type !== "range";
+  // Over the now-playing sheet, Esc is its own (its dialog's cancel closes it and takes its history entry along).
+  if (document.getElementById("sheet").open && (event.key === "Escape" || event.key === "/")) return;
   if (event.key === "/" && !typing) {
     event.preventDefault();
-    document.getElementById("search").focus();
+    search.open();
     return;
   }
   if (event.key === "Escape") {

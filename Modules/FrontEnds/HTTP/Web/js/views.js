@@ -199,7 +199,10 @@ export class Pages {
       row.append(el("td", "", p.kind), el("td", "", p.name), el("td", "", p.available ? "available" : `unavailable: ${p.reason ?? ""}`));
       table.append(row);
     }
-    parts.push(table);
+    // A narrow screen scrolls the table inside itself, never the page.
+    const scroller = el("div", "table-scroll");
+    scroller.append(table);
+    parts.push(scroller);
     return parts;
   }
 }

@@ -1,11 +1,30 @@
 // The Crate Wall (ADR-115): covers only, a responsive grid, infinite scroll without repeats, and the
 // scatter/fade transition when the feed changes (ADR-120), which prefers-reduced-motion turns off.
-import { get, send } from "./api.js";
+import { get, say, send } from "./api.js";
 
 const size = 300;
 /** Covers added at a time (the daemon's page). */
 const pageSize = 40;
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+/** The transition's timing, shared by the grid (ADR-120) and the genre bar (ADR-122) so they move in step, in ms:
+ *  the stagger window, each item's way out and way in, and how many covers stagger (the rest fade at once). */
+const motion = { stagger: 160, out: 220, in: 250, staggered: 16 };
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Delays across `count` items, interleaving the first and second half (A0, B0, A1, B1, …) so the motion does not
+ *  sweep in reading order, each with a little jitter. */
+function staggerDelays(count, jitter = 40) {
+  const half = Math.ceil(count / 2);
+  const order = [];
+  for (let i = 0; i < half; i++) {
+    order.push(i);
+    if (i + half < count) order.push(i + half);
+  }
+  const step = count > 1 ? motion.stagger / (count - 1) : 0;
+  const delays = new Array(count);
+  order.forEach((item, slot) => { delays[item] = Math.round(slot * step + Math.random() * jitter); });
+  return delays;
+}
 
 export class Wall {
   constructor() {
@@ -105,11 +124,15 @@ export class Wall {
   append(entries) {
     let added = 0;
     const fragment = document.createDocumentFragment();
+    // The first covers of a fresh grid come in staggered, as the old ones left.
+    const delays = this.list.children.length === 0 ? staggerDelays(Math.min(entries.length, motion.staggered)) : [];
     for (const entry of entries) {
       const id = String(entry.id);
       if (this.seen.has(id)) continue;
       this.seen.add(id);
-      fragment.append(tile(entry));
+      const item = tile(entry);
+      if (delays[added] !== undefined) item.style.setProperty("--delay", `${delays[added]}ms`);
+      fragment.append(item);
       added++;
     }
     this.list.append(fragment);
@@ -133,16 +156,18 @@ export class Wall {
     }
   }
 
-  /** ADR-120: the old covers scatter and fade before the new ones fade in. */
+  /** ADR-120: the old covers scatter and fade before the new ones fade in; the first ones staggered, the rest at once. */
   async scatter() {
     const tiles = [...this.list.children];
     if (tiles.length === 0 || reducedMotion()) return;
-    for (const t of tiles) {
+    const delays = staggerDelays(Math.min(tiles.length, motion.staggered));
+    tiles.forEach((t, i) => {
       t.style.setProperty("--dx", `${Math.round((Math.random() - 0.5) * 120)}px`);
       t.style.setProperty("--dy", `${Math.round((Math.random() - 0.5) * 120)}px`);
+      t.style.setProperty("--delay", `${delays[i] ?? 0}ms`);
       t.classList.add("leaving");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 220));
+    });
+    await pause(motion.stagger + motion.out);
   }
 }
 
@@ -186,13 +211,17 @@ function tile(entry) {
 }
 
 /** ADR-116: one row. Pills for the wall, favorites and the super-genres; a chosen genre turns the same row into
- *  "Genre ×" and its sub-genre chips (several may be chosen). */
+ *  "Genre ×" and its sub-genre chips (several may be chosen). ADR-122: when the genre changes, the pills slide down
+ *  and out across the row, staggered, while the grid scatters, and the new set slides up as the new covers come;
+ *  a sub-genre toggle only changes the chip. */
 export class GenreBar {
   constructor(onChange) {
     this.nav = document.getElementById("genres");
     this.onChange = onChange;
     this.genres = [];
     this.current = { kind: "wall" };
+    /** Choices started, so an overtaken one stops animating. */
+    this.turns = 0;
   }
 
   async load() {
@@ -200,13 +229,43 @@ export class GenreBar {
     this.render();
   }
 
-  choose(feed) {
+  async choose(feed) {
+    const before = this.current;
+    const regenre = feed.kind !== before.kind || feed.genre !== before.genre;
     this.current = feed;
-    this.render();
-    this.onChange(feed);
+    const turn = ++this.turns;
+    const drawn = Promise.resolve(this.onChange(feed)).catch((e) => say(e.message));
+    if (!regenre || reducedMotion()) {
+      this.render(regenre ? 0 : this.nav.scrollLeft);
+      return;
+    }
+    await this.slide("out");
+    if (turn !== this.turns) return;
+    this.render(0);
+    for (const p of this.nav.children) p.classList.add("below");
+    await drawn;
+    if (turn !== this.turns) return;
+    await this.slide("in");
   }
 
-  render() {
+  /** Slides every pill out (down, below the bar's clip) or back in, each a little after the one before it. */
+  async slide(way) {
+    const pills = [...this.nav.children];
+    const step = pills.length > 1 ? motion.stagger / (pills.length - 1) : 0;
+    pills.forEach((p, i) => p.style.setProperty("--delay", `${Math.round(i * step)}ms`));
+    if (way === "out") {
+      for (const p of pills) p.classList.add("sliding-out");
+      await pause(motion.stagger + motion.out);
+      return;
+    }
+    void this.nav.offsetWidth;  // the pills stand below first, then move
+    for (const p of pills) { p.classList.remove("below"); p.classList.add("sliding-in"); }
+    await pause(motion.stagger + motion.in);
+    for (const p of pills) p.classList.remove("sliding-in");
+  }
+
+  /** Draws the row, scrolled to `scrollLeft` and then as little as it takes to keep the chosen pill in view. */
+  render(scrollLeft = this.nav.scrollLeft) {
     const feed = this.current;
     const pills = [];
     if (feed.kind === "genre") {
@@ -225,6 +284,12 @@ export class GenreBar {
       for (const g of this.genres) pills.push(pill(g.name, false, () => this.choose({ kind: "genre", genre: g.id, subs: [] })));
     }
     this.nav.replaceChildren(...pills);
+    this.nav.scrollLeft = scrollLeft;
+    const chosen = this.nav.querySelector('[aria-pressed="true"]');
+    if (!chosen) return;
+    const left = chosen.offsetLeft, right = left + chosen.offsetWidth;
+    if (left < this.nav.scrollLeft) this.nav.scrollLeft = left;
+    else if (right > this.nav.scrollLeft + this.nav.clientWidth) this.nav.scrollLeft = right - this.nav.clientWidth;
   }
 }
 

@@ -1,0 +1,479 @@
+"""Issue 27: the web page on a phone, a tablet and a wide desktop, in Debian's Chromium against a real crated (a
+private PulseAudio null sink keeps time): no sideways scrolling, the footer and the now-playing sheet always
+reachable by touch, text over artwork measured from pixels, disc headings, the genre bar's stagger (ADR-122),
+search with covers and the web app manifest. Every check of an effect asks the daemon."""
+import io
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from PIL import Image
+
+from crate_harness import CHROMIUM, ROOT, Crate, make_track, wait_until
+
+PHONES = {
+    "phone-390": dict(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True),
+    "phone-360": dict(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True, has_touch=True),
+    "tablet-820": dict(viewport={"width": 820, "height": 1180}, device_scale_factor=2, is_mobile=True, has_touch=True),
+}
+DESKTOP = dict(viewport={"width": 1440, "height": 900})
+# Covers that are hard on text laid over them: sand (where the durations measured 1.0–1.4:1), white, black, busy.
+COVERS = {"Sand": "color=c=0xE6D5B0", "Snow": "color=c=white", "Night": "color=c=black", "Busy": "testsrc2=s=240x240"}
+GENRES = ["Rock", "Jazz", "Electronic", "Hip-Hop", "Pop", "Classical", "Country", "Latin"]
+ARTIFACTS = ROOT / ".build" / "browser-artifacts"
+
+
+def cover(path: Path, source: str):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", source if "s=" in source else f"{source}:s=240x240",
+                    "-frames:v", "1", str(path)], check=True, timeout=60)
+    return path
+
+
+@pytest.fixture(scope="module")
+def daemon(pulse):
+    with tempfile.TemporaryDirectory(prefix="crate-phone-") as tmp:
+        crate = Crate(Path(tmp))
+        music, art = Path(tmp) / "music", Path(tmp) / "art"
+        art.mkdir()
+        red = cover(art / "alpha.png", "color=c=0xC03020")
+        for n in range(1, 5):
+            make_track(music / "Alpha" / f"{n:02d}.flac", {"title": f"Song {n}", "artist": "Tester", "album": "Alpha",
+                                                           "track": f"{n}/4", "genre": "Rock", "date": "2004"},
+                       seconds=60, frequency=200 + 40 * n, cover=red)
+        for name, source in COVERS.items():
+            picture = cover(art / f"{name}.png", source)
+            for n in range(1, 3):
+                make_track(music / name / f"{n:02d}.flac", {"title": f"{name} song {n}", "artist": f"The {name} Band",
+                                                            "album": name, "track": f"{n}/2", "genre": "Jazz"},
+                           seconds=20, cover=picture)
+        # Two discs; the second one's subtitle is tagged.
+        blue = cover(art / "double.png", "color=c=0x2050A0")
+        for disc in (1, 2):
+            for n in range(1, 4):
+                tags = {"title": f"Side {disc} track {n}", "artist": "Twin", "album": "Double", "track": f"{n}/3",
+                        "disc": f"{disc}/2", "genre": "Rock"}
+                if disc == 2:
+                    tags["DISCSUBTITLE"] = "Live at the Hall"
+                make_track(music / "Double" / f"{disc}-{n:02d}.flac", tags, seconds=5, cover=blue)
+        for i, genre in enumerate(GENRES * 2):
+            picture = cover(art / f"f{i}.png", f"color=c=0x{(i * 2654435761) & 0xFFFFFF:06x}")
+            make_track(music / f"Filler {i:02d}" / "01.flac", {"title": f"Piece {i}", "artist": f"Artist {i % 5}",
+                                                              "album": f"Filler {i:02d}", "genre": genre}, seconds=3, cover=picture)
+        crate.env.update({"CRATE_OUTPUT_PLUGIN": "pulse", "CRATE_OUTPUTS_PULSE_SERVER": pulse.address})
+        crate.cli("import", str(music))
+        crate.start()
+        try:
+            yield crate
+        finally:
+            crate.stop()
+
+
+def album_id(daemon, title):
+    return next(a["id"] for a in daemon.get("/api/v1/albums") if a["title"] == title)
+
+
+def player(daemon):
+    return daemon.get("/api/v1/player")
+
+
+def holds(page, what, expression, seconds=20):
+    """Waits until `expression` is true in the page (the page's CSP forbids the eval wait_for_function needs)."""
+    return wait_until(f"{what} ({expression})", lambda: page.evaluate(expression), seconds=seconds)
+
+
+@pytest.fixture
+def context_for(browser):
+    made = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        made.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        return page
+    yield make
+    for context in made:
+        context.close()
+
+
+def paused_on_alpha(daemon):
+    """Something to show: Alpha's first track, paused (the footer names it)."""
+    daemon.request("POST", "/api/v1/queue/play-album", {"albumID": album_id(daemon, "Alpha"), "from": 1})
+    wait_until("Alpha to play", lambda: player(daemon)["state"] == "playing")
+    daemon.request("POST", "/api/v1/player/pause")
+    wait_until("the pause", lambda: player(daemon)["state"] == "paused")
+
+
+def views(daemon):
+    """Each view with what shows it is drawn."""
+    return {"wall": ("/", "#wall li img"), "detail": (f"/#/album/{album_id(daemon, 'Double')}", "#album-view .track"),
+            "queue": ("/#/queue", "#page-view .queue .entry"), "library": ("/#/library/albums", "#page-view .grid li"),
+            "search": ("/#/", "#wall li img"), "import": ("/#/import", "#import-path"), "settings": ("/#/settings", "#page-view table")}
+
+
+def open_view(page, daemon, name):
+    path, ready = views(daemon)[name]
+    page.goto(daemon.base + path)
+    page.wait_for_selector(ready)
+    if name == "search":
+        page.locator("#search-button:visible, #search:visible").first.tap()
+        page.locator("#search").fill("Song")
+        page.wait_for_selector("#search-view .results .result")
+
+
+def fits(page):
+    return page.evaluate("""() => {
+        const footer = document.getElementById('player').getBoundingClientRect();
+        const vv = window.visualViewport;
+        return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+                 footerTop: footer.top, footerBottom: footer.bottom, viewportHeight: vv.height,
+                 title: document.getElementById('np-title').textContent,
+                 titleShown: document.getElementById('np-title').getBoundingClientRect().width > 0 };
+    }""")
+
+
+@pytest.mark.parametrize("device", PHONES)
+def test_every_view_fits_the_screen_with_the_footer_in_view(context_for, daemon, device):
+    paused_on_alpha(daemon)
+    page = context_for(**PHONES[device])
+    for name in views(daemon):
+        open_view(page, daemon, name)
+        seen = fits(page)
+        assert seen["scrollWidth"] <= seen["innerWidth"], f"{device} {name}: the page scrolls sideways: {seen}"
+        assert 0 <= seen["footerTop"] and seen["footerBottom"] <= seen["viewportHeight"] + 0.5, f"{device} {name}: footer off-screen: {seen}"
+        assert seen["title"] == "Song 1" and seen["titleShown"], f"{device} {name}: {seen}"
+    # On the wall, the genre bar shows at least three pills inside the screen.
+    open_view(page, daemon, "wall")
+    assert visible_pills(page) >= 3
+    assert page.errors == [], page.errors
+
+
+def visible_pills(page):
+    return page.evaluate("""() => {
+        const bar = document.getElementById('genres').getBoundingClientRect();
+        return [...document.querySelectorAll('#genres button')].filter(p => {
+            const r = p.getBoundingClientRect();
+            return r.left >= bar.left - 0.5 && r.right <= bar.right + 0.5 && r.right <= innerWidth + 0.5 && r.width > 0;
+        }).length;
+    }""")
+
+
+def test_a_wide_desktop_shows_eight_pills_and_every_control(context_for, daemon):
+    page = context_for(**DESKTOP)
+    page.goto(daemon.base + "/")
+    page.wait_for_selector("#wall li img")
+    page.wait_for_selector("#genres button:nth-child(8)")
+    assert visible_pills(page) >= 8
+    for selector in ["#views a[href='#/queue']", "#search", "#dial", "#prev", "#scrubber", "#volume", "#shuffle"]:
+        assert page.locator(selector).is_visible(), selector
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    # The narrowest phone and the widest screen the layout is written for.
+    for width, height in [(320, 640), (2560, 1440)]:
+        page.set_viewport_size({"width": width, "height": height})
+        for path, ready in [("/", "#wall li img"), (f"/#/album/{album_id(daemon, 'Double')}", "#album-view .track"),
+                            ("/#/settings", "#page-view table")]:
+            page.goto(daemon.base + path)
+            page.wait_for_selector(ready)
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (width, path)
+
+
+def test_search_genres_and_sub_genres_by_touch(context_for, daemon):
+    page = context_for(**PHONES["phone-390"])
+    page.goto(daemon.base + "/")
+    page.wait_for_selector("#wall li img")
+    # Search: one tap opens the field; the albums come as covers, the tracks with a cover and their album.
+    assert not page.locator("#search").is_visible()
+    page.tap("#search-button")
+    assert page.evaluate("document.activeElement.id") == "search"
+    page.keyboard.type("Sand")
+    page.wait_for_selector("#search-view .results.covers .cover-result img")
+    track = page.locator("#search-view ul[aria-label=Tracks] .result").first
+    assert track.locator("img.thumb").count() == 1 and "Sand" in track.locator(".result-line").text_content()
+    # Enter opens the first result (for this query, an album: no artist's name matches).
+    page.fill("#search", "Double")
+    page.wait_for_selector("#search-view .cover-result[aria-label='Double — Twin']")
+    page.keyboard.press("Enter")
+    holds(page, "the album opened by Enter", "document.getElementById('album-title')?.textContent === 'Double'")
+    # Back on the wall, a genre by a tap, then a sub-genre chip by a tap.
+    page.goto(daemon.base + "/#/")
+    page.wait_for_selector("#wall li img")
+    before = page.eval_on_selector_all("#wall li", "items => items.map(i => i.dataset.album).join()")
+    page.get_by_role("button", name="Jazz", exact=True).tap()
+    page.wait_for_selector("#genres .chip")
+    holds(page, "the Jazz wall", f"[...document.querySelectorAll('#wall li')].map(i => i.dataset.album).join() !== {before!r}")
+    chip = page.locator("#genres .chip").first
+    chip.tap()
+    holds(page, "the chip on", "document.querySelector('#genres .chip')?.getAttribute('aria-pressed') === 'true'")
+    page.get_by_role("button", name="Leave Jazz").tap()
+    page.wait_for_selector("#genres button:has-text('Crate Wall')")
+    # The menu opens the views by a tap.
+    page.tap("#menu-button")
+    page.get_by_role("link", name="Queue").tap()
+    page.wait_for_selector("#page-view h1:has-text('Queue')")
+    assert page.errors == [], page.errors
+
+
+def test_the_now_playing_sheet_opens_scrubs_and_closes(context_for, daemon):
+    paused_on_alpha(daemon)
+    page = context_for(**PHONES["phone-390"])
+    page.goto(daemon.base + "/")
+    page.wait_for_selector("#wall li img")
+    holds(page, "the mini-player", "document.getElementById('np-title').textContent === 'Song 1'")
+    # The mini-player's targets are thumb-sized.
+    for selector in ["#np-open", "#toggle", "#next"]:
+        box = page.locator(selector).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (selector, box)
+    page.tap("#np-open")
+    sheet = page.locator("#sheet")
+    holds(page, "the sheet open", "document.getElementById('sheet').open")
+    assert sheet.locator(".sheet-title").text_content() == "Song 1"
+    assert sheet.locator(".sheet-album").text_content() == "Alpha"
+    for button in sheet.locator(".sheet-transport button, .sheet-modes button, .grabber").all():
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    # Play from the sheet, then scrub to three quarters of the track by a tap on the gradient bar.
+    sheet.get_by_role("button", name="Play", exact=True).tap()
+    wait_until("playing", lambda: player(daemon)["state"] == "playing")
+    bar = sheet.locator("#sheet-scrubber").bounding_box()
+    page.touchscreen.tap(bar["x"] + bar["width"] * 0.75, bar["y"] + bar["height"] / 2)
+    wait_until("the daemon to seek", lambda: player(daemon)["elapsed"] >= 38, seconds=15)
+    # ADR-121: the bar's played part is the cover's gradient.
+    colors = player(daemon)["entry"]["track"]["artworkColors"]
+    assert page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--from').trim()") == colors[0]
+    # Closed by Esc, by the back gesture, and by the grabber; the page stays where it was.
+    page.keyboard.press("Escape")
+    holds(page, "Esc closes it", "!document.getElementById('sheet').open")
+    assert page.url.endswith("/") or page.url.endswith("#/")
+    page.tap("#np-open")
+    holds(page, "open again", "document.getElementById('sheet').open")
+    page.go_back()
+    holds(page, "back closes it", "!document.getElementById('sheet').open")
+    page.tap("#np-open")
+    holds(page, "open again", "document.getElementById('sheet').open")
+    page.tap("#sheet .grabber")
+    holds(page, "the grabber closes it", "!document.getElementById('sheet').open")
+    assert page.locator("#wall li img").first.is_visible()
+    daemon.request("POST", "/api/v1/player/pause")
+    assert page.errors == [], page.errors
+
+
+def test_disc_headings_on_a_two_disc_album(context_for, daemon):
+    page = context_for(**PHONES["phone-360"])
+    page.goto(daemon.base + f"/#/album/{album_id(daemon, 'Double')}")
+    page.wait_for_selector("#album-view .track")
+    headings = page.eval_on_selector_all("#album-view h2.disc", "hs => hs.map(h => h.textContent)")
+    assert headings == ["Disc 1", "Disc 2 — Live at the Hall"], headings
+    numbers = page.eval_on_selector_all("#album-view ol.tracks", "ls => ls.map(l => [...l.querySelectorAll('.number')].map(n => n.textContent).join())")
+    assert numbers == ["1,2,3", "1,2,3"], numbers
+    # On a phone the cover, the facts and the actions stack, and the tracklist takes the width.
+    cover, title, row = (page.locator(s).first.bounding_box() for s in ["#album-view .cover", "#album-title", "#album-view .track .row"])
+    assert title["y"] >= cover["y"] + cover["height"] - 1
+    assert row["width"] >= 360 - 2 * 24 - 2
+
+
+def test_the_genre_pills_stagger_out_and_back_in(context_for, daemon):
+    frames = record_pills(context_for(**DESKTOP), daemon)
+    moved = [f for f in frames if any(y > 2 for y in f)]
+    assert moved, "no pill moved during the genre change"
+    # Staggered: at some moment the pills stand at different heights.
+    assert any(len(set(f)) > 2 for f in moved), moved[:10]
+
+
+def test_the_pills_stand_still_with_reduced_motion(context_for, daemon):
+    frames = record_pills(context_for(**DESKTOP, reduced_motion="reduce"), daemon)
+    assert all(all(y == 0 for y in f) for f in frames), [f for f in frames if any(f)][:5]
+
+
+def record_pills(page, daemon):
+    """The pills' offsets below the bar's top, frame by frame, from before a genre is chosen until after its
+    sub-genres settled; a sub-genre toggle afterwards does not move them."""
+    page.goto(daemon.base + "/")
+    page.wait_for_selector("#wall li img")
+    page.wait_for_selector("#genres button:nth-child(3)")
+    page.evaluate("""() => {
+        window.pillFrames = [];
+        const record = () => {
+            const bar = document.getElementById('genres');
+            const first = bar.getBoundingClientRect().top;
+            window.pillFrames.push([...bar.children].slice(0, 8).map(p => Math.round(p.getBoundingClientRect().top - first - 2)));
+            if (!window.stopRecording) requestAnimationFrame(record);
+        };
+        requestAnimationFrame(record);
+    }""")
+    page.get_by_role("button", name="Rock", exact=True).click()
+    page.wait_for_selector("#genres .chip")
+    holds(page, "the new pills settled", "!document.querySelector('#genres .sliding-in, #genres .below, #genres .sliding-out')")
+    count = page.evaluate("window.pillFrames.length")
+    holds(page, "a few frames after", f"window.pillFrames.length > {count + 5}")
+    settled = page.evaluate("window.pillFrames.length")
+    page.locator("#genres .chip").first.click()
+    holds(page, "the chip on", "document.querySelector('#genres .chip')?.getAttribute('aria-pressed') === 'true'")
+    holds(page, "frames after the toggle", f"window.pillFrames.length > {settled + 20}")
+    frames = page.evaluate("window.stopRecording = true, window.pillFrames")
+    assert all(all(y == 0 for y in f) for f in frames[settled:]), "a sub-genre toggle moved the pills"
+    return frames
+
+
+# ---- Contrast measured from pixels -------------------------------------------------------------------------------
+
+def luminance(rgb):
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ratio(a, b):
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def text_contrast(page, element):
+    """The contrast a text element's glyphs reach against what lies behind them: the element is photographed with
+    its text and with its text transparent; the pixels where the glyphs are solid (within 12% of the text colour)
+    are compared with the same pixels without the text. The 5th percentile: the worst glyph pixels, not the mean,
+    so a bright patch of a busy cover under a word counts. Text that changes no pixel measures 1:1. Returns
+    (ratio, large text?, text)."""
+    info = element.evaluate("""e => {
+        const s = getComputedStyle(e);
+        const px = parseFloat(s.fontSize), bold = Number(s.fontWeight) >= 700;
+        return { color: s.color, large: px >= 24 || (bold && px >= 18.66), text: e.textContent.trim() };
+    }""")
+    box = element.bounding_box()
+    if not box or box["width"] < 1 or box["height"] < 1 or not info["text"]:
+        return None
+    clip = {k: box[k] for k in ("x", "y", "width", "height")}
+    shown = Image.open(io.BytesIO(page.screenshot(clip=clip, animations="disabled"))).convert("RGB")
+    element.evaluate("e => { e.dataset.keep = e.getAttribute('style') ?? ''; e.style.setProperty('color', 'transparent', 'important');"
+                     " e.style.setProperty('text-shadow', 'none', 'important'); }")
+    try:
+        hidden = Image.open(io.BytesIO(page.screenshot(clip=clip, animations="disabled"))).convert("RGB")
+    finally:
+        element.evaluate("e => { e.setAttribute('style', e.dataset.keep); delete e.dataset.keep; }")
+    color = tuple(int(float(v)) for v in info["color"][info["color"].index("(") + 1:-1].split(",")[:3])
+    changed = [(a, b) for a, b in zip(shown.get_flattened_data(), hidden.get_flattened_data()) if max(abs(x - y) for x, y in zip(a, b)) > 2]
+    if not changed:
+        return 1.0, info["large"], info["text"]  # the text cannot be told from what is behind it
+    solid = sorted(ratio(color, b) for a, b in changed if max(abs(x - y) for x, y in zip(a, color)) <= 30)
+    if len(solid) < 4:
+        # No pixel reaches the text colour (translucent text, thin glyphs): what the glyphs reach at their best.
+        reached = sorted(ratio(a, b) for a, b in changed)
+        return reached[len(reached) * 19 // 20], info["large"], info["text"]
+    return solid[len(solid) // 20], info["large"], info["text"]
+
+
+def leaf_texts(page, root):
+    """Every element under `root` that holds text of its own, visible on screen."""
+    return [e for e in page.locator(f"{root} *").all()
+            if e.evaluate("e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) && e.getClientRects().length > 0"
+                          " && getComputedStyle(e).visibility !== 'hidden' && !e.closest('select')")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_over_artwork_passes_contrast_in_pixels(context_for, daemon, scheme):
+    page = context_for(**PHONES["phone-390"], color_scheme=scheme)
+    # The playing row too: Sand plays, paused.
+    daemon.request("POST", "/api/v1/queue/play-album", {"albumID": album_id(daemon, "Sand"), "from": 2})
+    wait_until("Sand to play", lambda: player(daemon)["entry"]["track"]["album"] == "Sand")
+    daemon.request("POST", "/api/v1/player/pause")
+    failures = []
+    for title in COVERS:
+        page.goto(daemon.base + f"/#/album/{album_id(daemon, title)}")
+        page.wait_for_selector("#album-view .track")
+        holds(page, "the cover drawn", "document.querySelector('#album-view img.cover')?.complete")
+        if title == "Sand":
+            page.wait_for_selector("#album-view .track.playing")
+        page.mouse.move(0, 0)
+        measured = 0
+        for element in leaf_texts(page, "#album-view"):
+            element.scroll_into_view_if_needed()
+            found = text_contrast(page, element)
+            if found is None:
+                continue
+            measured += 1
+            value, large, text = found
+            if value < (3 if large else 4.5):
+                failures.append(f"{title}: {text!r} {value:.2f}:1")
+        assert measured >= 12, f"{title}: only {measured} texts measured"
+    # The wall's captions (shown on focus) over the same covers.
+    page.goto(daemon.base + "/")
+    page.wait_for_selector("#wall li img")
+    for title in COVERS:
+        tile = f"#wall li[data-album='{album_id(daemon, title)}']"
+        if page.locator(tile).count() == 0:
+            continue
+        for part in ("strong", "span"):
+            # The wall may be redrawn under the test (a play regenerates it): then the caption is measured again.
+            shown = f"document.activeElement?.closest('li') === document.querySelector(\"{tile}\") && getComputedStyle(document.querySelector(\"{tile} .caption\")).opacity === '1'"
+            for attempt in (1, 2):
+                page.locator(f"{tile} a").focus()
+                holds(page, "the caption shown", shown)
+                value, large, text = text_contrast(page, page.locator(f"{tile} .caption > {part}"))
+                if page.evaluate(shown):
+                    break
+            if value < (3 if large else 4.5):
+                failures.append(f"caption {title}: {text!r} {value:.2f}:1")
+    assert failures == [], failures
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["phone-390", "tablet-820"])
+def test_no_serious_accessibility_violations_on_a_phone(context_for, daemon, device, scheme):
+    paused_on_alpha(daemon)
+    page = context_for(**PHONES[device], color_scheme=scheme)
+    axe = Axe()
+    for name in views(daemon):
+        open_view(page, daemon, name)
+        results = axe.run(page)
+        serious = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert serious == [], f"{device} {scheme} {name}: {serious}"
+        contrast = axe.run(page, options={"runOnly": ["color-contrast"]})
+        assert contrast.response["violations"] == [], f"{device} {scheme} {name}: {contrast.response['violations']}"
+    # The sheet too.
+    open_view(page, daemon, "wall")
+    page.tap("#np-open")
+    holds(page, "the sheet open", "document.getElementById('sheet').open")
+    results = axe.run(page)
+    serious = [(v["id"], v["impact"]) for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == [], f"{device} {scheme} sheet: {serious}"
+
+
+def test_the_page_installs_to_a_home_screen(context_for, daemon):
+    page = context_for(**PHONES["phone-390"])
+    page.goto(daemon.base + "/")
+    page.wait_for_selector("#wall li img")
+    href = page.get_attribute("link[rel=manifest]", "href")
+    manifest = page.request.get(daemon.base + href)
+    assert manifest.ok and manifest.headers["content-type"].startswith("application/manifest+json")
+    body = manifest.json()
+    assert body["display"] == "standalone" and body["start_url"] == "/"
+    for icon in body["icons"]:
+        answer = page.request.get(daemon.base + icon["src"])
+        assert answer.ok and answer.headers["content-type"] == icon["type"], icon
+    assert any(i.get("purpose") == "maskable" for i in body["icons"])
+    # Chromium itself finds nothing that stops an install (asked in a profile of its own: a fresh context is
+    # incognito, where nothing installs).
+    with tempfile.TemporaryDirectory(prefix="crate-profile-") as profile:
+        installed = page.context.browser.browser_type.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=["--no-sandbox"], **PHONES["phone-390"])
+        try:
+            app = installed.new_page()
+            app.goto(daemon.base + "/")
+            app.wait_for_selector("#wall li img")
+            cdp = installed.new_cdp_session(app)
+            asked = lambda: cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            # Until the manifest is read Chromium says "no-manifest": the answer is the first one past that.
+            (errors,) = wait_until("Chromium to read the manifest",
+                                   lambda: (lambda e: (e,) if all(x["errorId"] != "no-manifest" for x in e) else None)(asked()), seconds=20)
+        finally:
+            installed.close()
+    assert errors == [], errors
+    # The title bar wears the playing cover's colour.
+    paused_on_alpha(daemon)
+    colour = player(daemon)["entry"]["track"]["artworkColors"][0]
+    holds(page, "theme-color from the cover", f"document.querySelector('meta[name=theme-color]').content === {colour!r}")
