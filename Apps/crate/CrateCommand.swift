@@ -16,7 +16,7 @@ struct Crate: AsyncParsableCommand {
             Fav.self, Like.self, Dislike.self, PlaylistCommand.self, LyricsCommand.self, Catalog.self,
             Wall.self, GenreFeed.self, Dial.self, Feed.self,
             Edit.self, Delete.self, Missing.self, Library.self, LoudnessCommand.self, Config.self,
-            Stations.self, PlayURL.self, Status.self, Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Prev.self, Seek.self, Volume.self,
+            Stations.self, Users.self, PlayURL.self, Status.self, Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Prev.self, Seek.self, Volume.self,
             Repeat.self, Shuffle.self, StopAfterAlbum.self, PlayAlbum.self, Queue.self, History.self, Watch.self,
         ])
 

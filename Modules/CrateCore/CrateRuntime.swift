@@ -22,6 +22,8 @@ public struct CrateRuntime: Sendable {
     public let logger: Logger
     /// Where Core's services publish what they changed; front ends subscribe.
     public let events: EventBus
+    /// The household's accounts (the Subsonic API signs in with them).
+    public let accounts: AccountService
 
     /// Loads settings (see `SettingsLoader`) and builds everything from them.
     public static func start(plugins: PluginList, configPath: String? = nil,
@@ -60,6 +62,7 @@ public struct CrateRuntime: Sendable {
         store = try LibraryStore(url: settings.databaseURL, access: access == .readOnly ? .readOnly : .readWrite)
         library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger,
                                  events: events)
+        accounts = AccountService(store: store, dataDirectory: settings.dataDirectory, logger: logger)
         for p in decoders.plugins {
             if case .unavailable(let reason) = p.status { logger.warning("decoder \(p.name) unavailable: \(reason)") }
         }
@@ -75,6 +78,8 @@ public struct CrateRuntime: Sendable {
     public var search: SearchService { SearchService(store: store, sources: sources) }
     public var lyrics: LyricsService { LyricsService(store: store) }
     public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store, events: events) }
+    /// Each account's stars, ratings and plays (the owner's are Crate's own).
+    public var listening: Listening { Listening(store: store, collection: collection) }
 
     /// A setting kept in the library database (`import.mode`, `feeds.dial`), for `crate config`; nil when none is.
     public func storedSetting(_ key: String) -> String? { (try? store.setting(key)) ?? nil }

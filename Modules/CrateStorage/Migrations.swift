@@ -331,6 +331,47 @@ enum Migrations {
             // (copies in Crate's own folder are not walked by rescans and get it when imported again).
             try db.execute(sql: "UPDATE import_record SET mtime = -1 WHERE mode = 'reference' AND track_id IS NOT NULL")
         }
+        m.registerMigration("v13: accounts for the Subsonic API, and each one's stars, ratings and plays") { db in
+            try db.execute(sql: """
+                -- The people of a household. The owner's stars and plays are Crate's own (the opinion table, play
+                -- counts and history): the web page, the CLI, MPD and MPRIS act as the owner. The password is kept
+                -- encrypted (AES-GCM, the key in the data folder, 0600) because Subsonic's token sign-in needs it; the
+                -- API key only as its SHA-256.
+                CREATE TABLE account (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    is_admin INTEGER NOT NULL DEFAULT 0,
+                    is_owner INTEGER NOT NULL DEFAULT 0,
+                    jukebox INTEGER NOT NULL DEFAULT 0,
+                    password BLOB NOT NULL,
+                    api_key_hash TEXT UNIQUE,
+                    created_at REAL NOT NULL
+                );
+                CREATE UNIQUE INDEX account_one_owner ON account(is_owner) WHERE is_owner = 1;
+                -- Stars and ratings of everyone but the owner (whose stars are the opinion table's favorites).
+                CREATE TABLE account_star (
+                    account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,                          -- track | album | artist
+                    item_id INTEGER NOT NULL,
+                    created_at REAL NOT NULL,
+                    PRIMARY KEY (account_id, kind, item_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE account_rating (
+                    account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    item_id INTEGER NOT NULL,
+                    rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 5),
+                    PRIMARY KEY (account_id, kind, item_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE account_play (
+                    account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
+                    play_count INTEGER NOT NULL,
+                    last_played_at REAL NOT NULL,
+                    PRIMARY KEY (account_id, track_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

@@ -46,15 +46,15 @@ struct AppHarness {
         var stderr: String
     }
 
-    /// Runs `crate ARGS...` to completion.
-    func crate(_ arguments: String..., env: [String: String] = [:], prefix: [String] = []) throws -> Result {
-        try crate(arguments: arguments, env: env, prefix: prefix)
+    /// Runs `crate ARGS...` to completion; `input` is its standard input.
+    func crate(_ arguments: String..., env: [String: String] = [:], prefix: [String] = [], input: String? = nil) throws -> Result {
+        try crate(arguments: arguments, env: env, prefix: prefix, input: input)
     }
 
-    func crate(arguments: [String], env: [String: String] = [:], prefix: [String] = []) throws -> Result {
+    func crate(arguments: [String], env: [String: String] = [:], prefix: [String] = [], input: String? = nil) throws -> Result {
         let binary = Self.binary("crate").path
         return try runTool(prefix.isEmpty ? binary : "/usr/bin/env", prefix.isEmpty ? arguments : prefix + [binary] + arguments,
-                           environment: environment.merging(env) { $1 })
+                           environment: environment.merging(env) { $1 }, input: input)
     }
 
     /// Makes a small library: a 3-track FLAC album, a 2-track MP3 album (`frames` each, 0.5 s by default), and one
@@ -78,7 +78,8 @@ struct AppHarness {
 }
 
 /// Runs a program to completion with this process's environment (or `environment`); status and both outputs.
-func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> AppHarness.Result {
+/// `input` is written to its standard input (else it reads nothing).
+func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil) throws -> AppHarness.Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -86,8 +87,13 @@ func runTool(_ path: String, _ arguments: [String], environment: [String: String
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
+    if let input {
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+    }
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

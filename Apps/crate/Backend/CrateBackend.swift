@@ -24,6 +24,13 @@ protocol CrateBackend: Sendable {
     func addStation(_ request: API.StationAdd) async throws -> Station
     func removeStation(_ id: Int64) async throws
 
+    // Accounts (for the Subsonic API).
+    func addUser(_ request: API.UserAdd) async throws -> Account
+    func removeUser(_ name: String) async throws
+    func setPassword(_ name: String, _ request: API.UserPassword) async throws
+    /// A new API key for `name` (the old one stops working).
+    func newAPIKey(_ name: String) async throws -> String
+
     // The library: jobs are followed to their end, their progress on `bar`.
     func run(_ job: LibraryJob, bar: inout ProgressBar) async throws -> JobOutcome
     func clearFailures() async throws -> Int

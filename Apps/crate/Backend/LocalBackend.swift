@@ -41,6 +41,16 @@ struct LocalBackend: CrateBackend {
 
     func removeStation(_ id: Int64) async throws { try collection.removeStation(id: id) }
 
+    func addUser(_ request: API.UserAdd) async throws -> Account {
+        try runtime.accounts.add(name: request.name, password: request.password, admin: request.admin, owner: request.owner,
+                                 jukebox: request.jukebox)
+    }
+    func removeUser(_ name: String) async throws { try runtime.accounts.remove(name: name) }
+    func setPassword(_ name: String, _ request: API.UserPassword) async throws {
+        try runtime.accounts.setPassword(name: name, password: request.password)
+    }
+    func newAPIKey(_ name: String) async throws -> String { try runtime.accounts.newAPIKey(name: name) }
+
     func run(_ job: LibraryJob, bar: inout ProgressBar) async throws -> JobOutcome {
         let library = runtime.library
         var shown = bar, last: ImportProgress?

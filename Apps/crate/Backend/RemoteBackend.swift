@@ -50,6 +50,20 @@ struct RemoteBackend: CrateBackend {
 
     func removeStation(_ id: Int64) async throws { try await client.perform("DELETE", "stations/\(id)") }
 
+    func addUser(_ request: API.UserAdd) async throws -> Account { try await client.send("POST", "users", request, as: Account.self) }
+    func removeUser(_ name: String) async throws { try await client.perform("DELETE", "users/\(Self.segment(name))") }
+    func setPassword(_ name: String, _ request: API.UserPassword) async throws {
+        try await client.perform("PUT", "users/\(Self.segment(name))/password", request)
+    }
+    func newAPIKey(_ name: String) async throws -> String {
+        try await client.send("POST", "users/\(Self.segment(name))/apikey", as: API.APIKey.self).apiKey
+    }
+
+    /// A name as one path segment.
+    static func segment(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#%"))) ?? name
+    }
+
     func run(_ job: LibraryJob, bar: inout ProgressBar) async throws -> JobOutcome {
         // The daemon runs the job (it is the library's writer) and every client hears its progress.
         var started: LibraryJobs.Started

@@ -55,6 +55,16 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .notFound: (.notFound, "not_found")
             }
             throw APIError(status, code: code, error.description)
+        } catch let error as AccountError {
+            let (status, code): (HTTPResponse.Status, String) = switch error {
+            case .noSuchAccount: (.notFound, "not_found")
+            case .nameTaken: (.conflict, "exists")
+            case .invalidName, .invalidPassword: (.badRequest, "bad_request")
+            case .ownerCannotBeRemoved: (.conflict, "owner")
+            case .wrongCredentials, .unknownAPIKey, .slowDown: (.unauthorized, "unauthorized")
+            case .secretKey: (.internalServerError, "secret_key")
+            }
+            throw APIError(status, code: code, error.description)
         } catch let error as SearchQueryError {
             throw APIError(.badRequest, code: "bad_query", error.description)
         } catch let error as FindingError {

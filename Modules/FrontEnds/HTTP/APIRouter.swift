@@ -29,6 +29,7 @@ enum APIRouter {
         FindingRoutes.add(to: api, runtime: runtime)
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)
         StationRoutes.add(to: api, runtime: runtime, player: player)
+        AccountRoutes.add(to: api, runtime: runtime)
         CatalogRoutes.add(to: api, runtime: runtime)
         PreviewRoutes.add(to: api, player: player)
         FeedRoutes.add(to: api, feeds: feeds)
