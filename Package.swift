@@ -104,13 +104,15 @@ let package = Package(
                  resources: [.copy("Web")]),
         frontEnd("MPDFrontEnd", path: "Modules/FrontEnds/MPD", [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
         frontEnd("MPRISFrontEnd", path: "Modules/FrontEnds/MPRIS", ["CDBus"]),
+        frontEnd("SubsonicFrontEnd", path: "Modules/FrontEnds/Subsonic", [.product(name: "Hummingbird", package: "hummingbird"),
+                                                                      .product(name: "NIOCore", package: "swift-nio")]),
 
         // The composition root: the one list of plugins and front ends, and the only importer of them.
         .target(name: "CratePlugins", dependencies: [
             "CrateDomain", "CrateCore", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder", "FFmpegDecoder",
             "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput",
-            "HTTPFrontEnd", "MPDFrontEnd", "MPRISFrontEnd",
+            "HTTPFrontEnd", "MPDFrontEnd", "MPRISFrontEnd", "SubsonicFrontEnd",
         ], path: "Modules/CratePlugins", swiftSettings: strict),
 
         // Plugins: one folder each with its `registration`, listed in Modules/CratePlugins/CratePlugins.swift.
@@ -179,6 +181,9 @@ let package = Package(
         tests("FrontEndTests", ["CrateCore", "CrateFeeds", "CratePlugins", "CrateAPI", "CrateClient", "MPDFrontEnd", "HTTPFrontEnd",
                                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // The OpenSubsonic API in process: the envelope in XML and JSON, the ways to sign in, the error codes, the endpoints.
+        tests("SubsonicTests", ["CrateCore", "CratePlugins", "SubsonicFrontEnd", .product(name: "Hummingbird", package: "hummingbird"),
+                                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto")]),
         // The production catalog client against a loopback server that serves the documented JSON shapes.
         // It also runs the crate and crated binaries (the CLI and daemon against the fake catalog): declared, so they are built.
         tests("AppleCatalogRESTTests", ["AppleCatalogREST", "crate", "crated", .product(name: "Hummingbird", package: "hummingbird"),

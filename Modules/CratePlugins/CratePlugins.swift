@@ -5,6 +5,7 @@ public import CrateDomain
 import HTTPFrontEnd
 import MPDFrontEnd
 import MPRISFrontEnd
+import SubsonicFrontEnd
 import FFmpegDecoder
 import FLACDecoder
 import LocalFilesSource
@@ -28,6 +29,7 @@ public enum CratePlugins {
         HTTPFrontEnd.registration,
         MPDFrontEnd.registration,
         MPRISFrontEnd.registration,
+        SubsonicFrontEnd.registration,
     ]
 
     public static let list = PluginList([

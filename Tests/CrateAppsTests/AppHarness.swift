@@ -26,6 +26,8 @@ struct AppHarness {
         environment["CRATE_OUTPUTS_NULL_RENDER"] = "true"
         // The MPD front end only where a test asks for it (with a port of its own: 6600 may be MPD's).
         environment["CRATE_MPD_ADDRESS"] = "off"
+        // The Subsonic API likewise (4533 may be Navidrome's).
+        environment["CRATE_SUBSONIC_ADDRESS"] = "off"
         environment["CRATE_MPRIS_ENABLED"] = "false"
     }
 

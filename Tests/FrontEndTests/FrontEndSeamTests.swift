@@ -38,6 +38,7 @@ final class EventLog: Sendable {
         let runtime = try oneAlbumRuntime("crate-frontend") { settings in
             settings.httpPort = try Fixture.freePort()
             settings.setPluginValue("mpd.address", "off")
+            settings.setPluginValue("subsonic.address", "off")
             settings.setPluginValue("mpris.enabled", "false")
         }
         let settings = runtime.settings
