@@ -74,6 +74,8 @@ class Crate:
             # The MPD front end stays off unless asked for (start(mpd=True)): tests run side by side, and port 6600
             # may be MPD's own.
             "CRATE_MPD_ADDRESS": "off",
+            # The Subsonic API too (port 4533 may be Navidrome's): its tests give it a free port.
+            "CRATE_SUBSONIC_ADDRESS": "off",
             # No MPRIS: a desktop session bus, when there is one, is the user's, not the tests'.
             "CRATE_MPRIS_ENABLED": "false",
         })
@@ -82,12 +84,15 @@ class Crate:
         self.mpd_port = None
         self.log = home / "crated.log"
 
-    def cli(self, *args, check=True):
+    def cli(self, *args, check=True, input=None):
+        """Runs `crate ARGS` against this home (and its daemon, once started); `input` goes to its standard input
+        (passwords: `crate users add NAME --password-stdin`)."""
         env = dict(self.env)
         if self.port:
             env["CRATE_HTTP_ADDRESS"] = f"127.0.0.1:{self.port}"
         wait_for_binary("crate")
-        done = subprocess.run([str(BIN / "crate"), *args], env=env, capture_output=True, text=True, timeout=300)
+        done = subprocess.run([str(BIN / "crate"), *args], env=env, capture_output=True, text=True, timeout=300,
+                              input=input)
         if check and done.returncode != 0:
             raise AssertionError(f"crate {' '.join(args)} failed: {done.stderr}")
         return done

@@ -1,0 +1,277 @@
+"""The OpenSubsonic API (Docs/SUBSONIC.md) against a real crated, through py-opensonic (from PyPI) as apps use it
+(form POSTs to /rest/NAME.view with f=json), and through plain HTTP where the library cannot look (XML, GET, byte
+ranges, error codes). Accounts are made with `crate users add`; the library is two albums of generated FLAC files.
+
+The library: Band/Record (3 songs, a cover, genre Rock, 2001) and Other/Tape (2 songs, no cover, genre Jazz)."""
+import asyncio
+import hashlib
+import urllib.parse
+import urllib.request
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from libopensonic import Connection, errors
+
+from crate_harness import Crate, free_port, make_cover, wait_until
+
+ALICE = ("alice", "alice's password")
+BOB = ("bob", "bob's password")
+SONGS = 5
+NAMESPACE = "{http://subsonic.org/restapi}"
+
+
+@dataclass
+class Server:
+    crate: Crate
+    port: int
+    bob_key: str
+    music: Path
+
+    def connection(self, user=ALICE, legacy_auth=False, api_key=None):
+        """py-opensonic as an app would use it: token auth by default, `legacy_auth` sends `p=enc:HEX`."""
+        if api_key:
+            return Connection("http://127.0.0.1", api_key=api_key, port=self.port, app_name="crate-tests")
+        return Connection("http://127.0.0.1", user[0], user[1], port=self.port, legacy_auth=legacy_auth,
+                          app_name="crate-tests")
+
+    def raw(self, endpoint, params, user=ALICE, headers=None):
+        """A GET with the password in clear (`p`): status, headers and body bytes, errors included."""
+        query = urllib.parse.urlencode([("u", user[0]), ("p", user[1]), ("v", "1.16.1"), ("c", "crate-tests"), *params])
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/rest/{endpoint}?{query}", headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.headers, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read()
+
+    def xml(self, endpoint, params=(), user=ALICE):
+        status, headers, body = self.raw(endpoint, list(params), user=user)
+        assert status == 200 and headers["Content-Type"].startswith("text/xml"), (status, headers)
+        return ElementTree.fromstring(body)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("subsonic")
+    crate = Crate(root / "home")
+    crate.home.mkdir(parents=True, exist_ok=True)
+    music = root / "music"
+    crate.make_album(music / "Band" / "Record", "Band", "Record", 3, cover=make_cover(root / "art" / "cover.png"), genre="Rock")
+    crate.make_album(music / "Other" / "Tape", "Other", "Tape", 2, genre="Jazz")
+    crate.cli("import", "--quiet", str(music))
+    crate.cli("users", "add", ALICE[0], "--admin", "--password-stdin", input=ALICE[1] + "\n")
+    crate.cli("users", "add", BOB[0], "--password-stdin", input=BOB[1] + "\n")
+    bob_key = crate.cli("users", "apikey", BOB[0]).stdout.strip()
+    port = free_port()
+    crate.start(extra={"CRATE_SUBSONIC_ADDRESS": f"127.0.0.1:{port}"})
+    served = Server(crate, port, bob_key, music)
+
+    def answers():
+        try:
+            return served.raw("ping", [])[0] == 200
+        except OSError:
+            return False
+
+    wait_until(f"the Subsonic API on port {port} (log: {crate.log})", answers, seconds=60)
+    try:
+        yield served
+    finally:
+        crate.stop()
+
+
+@pytest.fixture
+def alice(server):
+    conn = server.connection()
+    try:
+        yield conn
+    finally:
+        conn.cleanup()
+
+
+def body(conn, response):
+    """The bytes of a binary answer (stream, download, getCoverArt), read on the connection's own event loop."""
+    return asyncio.run_coroutine_threadsafe(response.read(), conn._loop).result()
+
+
+def test_ping_with_every_way_to_sign_in(server):
+    for conn in (server.connection(), server.connection(legacy_auth=True), server.connection(BOB),
+                 server.connection(api_key=server.bob_key)):
+        try:
+            assert conn.ping()
+        finally:
+            conn.cleanup()
+    wrong = server.connection(("alice", "not her password"))
+    try:
+        with pytest.raises(errors.CredentialError):
+            wrong.ping()
+    finally:
+        wrong.cleanup()
+    # The same failure in XML (the default format), with the code; HTTP itself says 200.
+    answer = server.xml("ping.view", user=("alice", "still wrong"))
+    assert answer.get("status") == "failed" and answer.find(f"{NAMESPACE}error").get("code") == "40"
+    # The right password still works (two failures in a row do not start the back-off).
+    assert server.xml("ping").get("status") == "ok"
+    unknown_key = server.connection(api_key="not-a-key")
+    try:
+        with pytest.raises(errors.SonicError, match="API key"):
+            unknown_key.ping()
+    finally:
+        unknown_key.cleanup()
+
+
+def test_envelope_in_both_formats(server, alice):
+    xml = server.xml("getLicense")
+    assert xml.tag == f"{NAMESPACE}subsonic-response"
+    assert (xml.get("status"), xml.get("version"), xml.get("type"), xml.get("openSubsonic")) == ("ok", "1.16.1", "crate", "true")
+    assert xml.find(f"{NAMESPACE}license").get("valid") == "true"
+    assert alice.get_license()["license"]["valid"] is True
+    names = {extension.name for extension in alice.get_open_subsonic_extensions()}
+    assert names == {"apiKeyAuthentication", "formPost"}
+
+
+def test_artists_albums_and_songs(server, alice):
+    artists = alice.get_artists()
+    listed = [artist for index in artists.index for artist in index.artist]
+    assert sorted(artist.name for artist in listed) == ["Band", "Other"]
+    band = next(artist for artist in listed if artist.name == "Band")
+    assert band.id.startswith("ar-") and band.album_count == 1
+    record_id = alice.get_artist(band.id).album[0].id
+    record = alice.get_album(record_id)
+    assert (record.name, record.artist, record.song_count, record.year, record.genre) == ("Record", "Band", 3, 2001, "Rock")
+    assert [song.title for song in record.song] == ["Song 1", "Song 2", "Song 3"]
+    song = alice.get_song(record.song[0].id)
+    assert (song.album_id, song.suffix, song.content_type, song.duration, song.track) == (record_id, "flac", "audio/flac", 2, 1)
+    assert song.size == (server.music / "Band" / "Record" / "01.flac").stat().st_size
+    # The same album in XML: songs are child elements with their fields as attributes.
+    xml = server.xml("getAlbum.view", [("id", record_id)])
+    assert [s.get("title") for s in xml.find(f"{NAMESPACE}album").findall(f"{NAMESPACE}song")] == ["Song 1", "Song 2", "Song 3"]
+    genres = {genre.value: genre.song_count for genre in alice.get_genres()}
+    assert genres == {"Jazz": 2, "Rock": 3}
+
+
+def test_album_lists(server, alice):
+    def names(kind, **extra):
+        return [album.name for album in alice.get_album_list2(kind, **extra)]
+
+    assert names("alphabeticalByName") == ["Record", "Tape"]
+    assert names("alphabeticalByArtist") == ["Record", "Tape"]
+    assert names("alphabeticalByName", size=1, offset=1) == ["Tape"]
+    assert sorted(names("random")) == ["Record", "Tape"]
+    assert sorted(names("newest")) == ["Record", "Tape"]
+    assert names("byYear", from_year=2000, to_year=2002) == ["Record", "Tape"]
+    assert names("byGenre", genre="Jazz") == ["Tape"]
+    assert [album.name for album in alice.get_album_list("alphabeticalByName")] == ["Record", "Tape"]
+    assert len(alice.get_random_songs(size=3)) == 3
+
+
+def test_search_everything_page_by_page(server, alice):
+    found = alice.search3("tape")
+    assert [album.name for album in found.album or []] == ["Tape"]
+    titles = []
+    for offset in range(0, SONGS + 2, 2):
+        page = alice.search3('""', artist_count=0, album_count=0, song_count=2, song_offset=offset)
+        titles += [song.title for song in page.song or []]
+    assert len(titles) == SONGS and sorted(titles) == ["Song 1", "Song 1", "Song 2", "Song 2", "Song 3"]
+    everything = alice.search3("", artist_count=10, album_count=10, song_count=10)
+    assert (len(everything.artist), len(everything.album), len(everything.song)) == (2, 2, SONGS)
+
+
+def test_stream_download_and_ranges(server, alice):
+    song = next(s for s in alice.search3("", song_count=10).song if s.title == "Song 1" and s.album == "Record")
+    original = (server.music / "Band" / "Record" / "01.flac").read_bytes()
+    streamed = alice.stream(song.id)
+    assert streamed.status == 200 and streamed.headers["Accept-Ranges"] == "bytes"
+    assert int(streamed.headers["Content-Length"]) == len(original)
+    assert body(alice, streamed) == original
+    assert body(alice, alice.download(song.id)) == original
+    part = alice.stream(song.id, byte_range="bytes=1000-4999")
+    assert part.status == 206 and part.headers["Content-Range"] == f"bytes 1000-4999/{len(original)}"
+    assert body(alice, part) == original[1000:5000]
+    # The whole file by ranges, as a player seeking through it would read it.
+    pieces, start = [], 0
+    while start < len(original):
+        status, headers, chunk = server.raw("stream", [("id", song.id)], headers={"Range": f"bytes={start}-{start + 65535}"})
+        assert status == 206
+        pieces.append(chunk)
+        start += len(chunk)
+    assert b"".join(pieces) == original
+    status, headers, _ = server.raw("stream", [("id", song.id)], headers={"Range": f"bytes={len(original)}-"})
+    assert status == 416 and headers["Content-Range"] == f"bytes */{len(original)}"
+
+
+def test_cover_art(server, alice):
+    record = next(album for album in alice.get_album_list2("alphabeticalByName") if album.name == "Record")
+    assert record.cover_art
+    cover = alice.get_cover_art(record.cover_art)
+    assert cover.headers["Content-Type"].startswith("image/") and len(body(alice, cover)) > 0
+    by_album = alice.get_cover_art(record.id, size=32)
+    assert by_album.headers["Content-Type"] == "image/jpeg" and body(alice, by_album)[:2] == b"\xff\xd8"
+    tape = next(album for album in alice.get_album_list2("alphabeticalByName") if album.name == "Tape")
+    with pytest.raises(errors.DataNotFoundError):
+        alice.get_cover_art(tape.id)
+
+
+def test_star_unstar_and_starred(server, alice):
+    album = alice.get_album_list2("alphabeticalByName")[0]
+    song = alice.get_album(album.id).song[0]
+    alice.star(sids=[song.id], album_ids=[album.id])
+    starred = alice.get_starred2()
+    assert [s.id for s in starred.song] == [song.id] and [a.id for a in starred.album] == [album.id]
+    assert starred.song[0].starred
+    # alice is the owner: her stars are Crate's favorites, which the HTTP API shows.
+    favorites = server.crate.get("/api/v1/favorites")
+    assert [t["title"] for t in favorites["tracks"]] == [song.title]
+    bob = server.connection(BOB)
+    try:
+        assert not (bob.get_starred2().song or [])
+    finally:
+        bob.cleanup()
+    alice.unstar(sids=[song.id], album_ids=[album.id])
+    assert not (alice.get_starred2().song or [])
+    assert server.crate.get("/api/v1/favorites")["tracks"] == []
+
+
+def test_scrobble_counts_a_play(server):
+    bob = server.connection(BOB)
+    try:
+        song = bob.get_album(bob.get_album_list2("alphabeticalByName")[1].id).song[0]
+        before = bob.get_song(song.id).play_count or 0
+        bob.scrobble(song.id, submission=True)
+        assert bob.get_song(song.id).play_count == before + 1
+        assert [album.name for album in bob.get_album_list2("frequent")] == ["Tape"]
+        # A "now playing" notice is not a play.
+        bob.scrobble(song.id, submission=False)
+        assert bob.get_song(song.id).play_count == before + 1
+    finally:
+        bob.cleanup()
+
+
+def test_admin_only_and_user(server):
+    bob = server.connection(BOB)
+    try:
+        with pytest.raises(errors.AuthError):
+            bob.start_scan()
+        user = bob.get_user("bob")
+        assert user.username == "bob" and user.admin_role is False and user.stream_role is True
+        with pytest.raises(errors.AuthError):
+            bob.get_user("alice")
+        assert bob.get_scan_status().scanning in (True, False)
+    finally:
+        bob.cleanup()
+    admin = server.connection()
+    try:
+        assert admin.start_scan().scanning in (True, False)
+        wait_until("the scan to end", lambda: not admin.get_scan_status().scanning, seconds=60)
+    finally:
+        admin.cleanup()
+
+
+def test_token_is_md5_of_password_and_salt(server):
+    """The spec's example, then a token made here by hand (not by py-opensonic) signing in over GET."""
+    assert hashlib.md5(b"sesamec19b2d").hexdigest() == "26719a1196d2a940705a59634eb18eab"
+    token = hashlib.md5((ALICE[1] + "f00d").encode()).hexdigest()
+    query = urllib.parse.urlencode({"u": "alice", "t": token, "s": "f00d", "v": "1.16.1", "c": "t", "f": "json"})
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/rest/ping?{query}", timeout=30) as answer:
+        assert b'"status":"ok"' in answer.read()
