@@ -111,7 +111,7 @@ let package = Package(
         .target(name: "CratePlugins", dependencies: [
             "CrateDomain", "CrateCore", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder", "FFmpegDecoder",
-            "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput",
+            "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput", "FFmpegEncoder",
             "HTTPFrontEnd", "MPDFrontEnd", "MPRISFrontEnd", "SubsonicFrontEnd",
         ], path: "Modules/CratePlugins", swiftSettings: strict),
 
@@ -138,6 +138,7 @@ let package = Package(
         plugin("PipeOutput", path: "Plugins/Outputs/Pipe"),
         plugin("WAVFileOutput", path: "Plugins/Outputs/WAVFile"),
         plugin("NullOutput", path: "Plugins/Outputs/Null"),
+        plugin("FFmpegEncoder", path: "Plugins/Encoders/FFmpeg", ["FFmpegSupport", "CFFmpeg"]),
 
         // The shapes of crated's HTTP API, declared once for the HTTP front end and its clients.
         .target(name: "CrateAPI", dependencies: ["CrateDomain"], path: "Modules/CrateAPI", swiftSettings: strict),

@@ -34,7 +34,7 @@ while IFS= read -r path; do
 done < <(grep -oE 'path: "[^"]+"' Package.swift | sed -E 's/path: "([^"]+)"/\1/')
 report "a Swift file outside Modules/, Plugins/, Apps/, Tests/, Benchmarks/, Fuzz/" < <(git ls-files --cached --others --exclude-standard -- '*.swift' | grep -vE '^(Modules|Plugins|Apps|Tests|Benchmarks|Fuzz)/|^Package\.swift$' || true)
 report "Domain imports more than Foundation" < <(grep -rnE '^\s*(public )?import ' Modules/CrateDomain --include='*.swift' | grep -vE 'import (Foundation|Synchronization|Glibc)$' || true)
-for dir in Plugins/Sources/* Plugins/Decoders/* Plugins/Outputs/*; do
+for dir in Plugins/Sources/* Plugins/Decoders/* Plugins/Outputs/* Plugins/Encoders/*; do
   [ -d "$dir" ] || continue
   own=$( (grep -E "plugin\(\"[A-Za-z0-9]+\", path: \"$dir\"" Package.swift || true) | sed -E 's/.*plugin\("([A-Za-z0-9]+)".*/\1/')
   others=$(echo "$plugins" | grep -vx "$own" | paste -sd'|')

@@ -14,6 +14,8 @@ public struct CrateRuntime: Sendable {
     public let outputs: OutputRegistry
     /// Where the engine reads from: files, and whatever input providers plugins bring (http, https).
     public let inputs: InputRegistry
+    /// What can encode PCM (transcoding for the Subsonic API and the stream output).
+    public let encoders: EncoderRegistry
     /// Inside Core (and its tests and benchmarks): front ends use `collection` and the services.
     package let store: LibraryStore
     public let library: LibraryService
@@ -59,6 +61,7 @@ public struct CrateRuntime: Sendable {
                                        disabled: settings.disabledDecoders)
         outputs = try OutputRegistry(parts.flatMap(\.outputs), autoOrder: plugins.autoOutputOrder)
         inputs = InputRegistry(parts.flatMap(\.inputs))
+        encoders = EncoderRegistry(parts.flatMap(\.encoders))
         store = try LibraryStore(url: settings.databaseURL, access: access == .readOnly ? .readOnly : .readWrite)
         library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger,
                                  events: events)
@@ -78,6 +81,8 @@ public struct CrateRuntime: Sendable {
     public var search: SearchService { SearchService(store: store, sources: sources) }
     public var lyrics: LyricsService { LyricsService(store: store) }
     public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store, events: events) }
+    /// Sends library tracks encoded (Opus, MP3) for listeners elsewhere.
+    public var transcoder: Transcoder { Transcoder(store: store, decoders: decoders, encoders: encoders, logger: logger) }
     /// Each account's stars, ratings and plays (the owner's are Crate's own).
     public var listening: Listening { Listening(store: store, collection: collection) }
 
@@ -91,7 +96,7 @@ public struct CrateRuntime: Sendable {
 
     /// Every provider with its kind, status and reason, for `crate plugins` and the API.
     public func pluginDescriptors() -> [PluginDescriptor] {
-        sources.descriptors + decoders.descriptors + outputs.descriptors
+        sources.descriptors + decoders.descriptors + outputs.descriptors + encoders.descriptors
     }
 }
 

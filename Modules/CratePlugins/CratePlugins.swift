@@ -7,6 +7,7 @@ import MPDFrontEnd
 import MPRISFrontEnd
 import SubsonicFrontEnd
 import FFmpegDecoder
+import FFmpegEncoder
 import FLACDecoder
 import LocalFilesSource
 import MP3Decoder
@@ -49,5 +50,7 @@ public enum CratePlugins {
         PipeOutputPlugin.registration,
         WAVFileOutputPlugin.registration,
         NullOutputPlugin.registration,
+        // Encoders: transcoding for listeners elsewhere.
+        FFmpegEncoderPlugin.registration,
     ], autoOutputOrder: ["pulse", "alsa", "null"], frontEndBlocks: frontEnds.map(\.settings))
 }

@@ -59,11 +59,6 @@ struct RemoteBackend: CrateBackend {
         try await client.send("POST", "users/\(Self.segment(name))/apikey", as: API.APIKey.self).apiKey
     }
 
-    /// A name as one path segment.
-    static func segment(_ name: String) -> String {
-        name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#%"))) ?? name
-    }
-
     func run(_ job: LibraryJob, bar: inout ProgressBar) async throws -> JobOutcome {
         // The daemon runs the job (it is the library's writer) and every client hears its progress.
         var started: LibraryJobs.Started

@@ -6,7 +6,7 @@ public import Foundation
 public struct PluginRegistration: Sendable {
     public let kind: PluginKind
     public let name: String
-    /// The settings block, `sources.NAME`, `decoders.NAME` or `outputs.NAME`.
+    /// The settings block, `sources.NAME`, `decoders.NAME`, `outputs.NAME` or `encoders.NAME`.
     public let block: String
     public let keys: [PluginSettingKey]
     private let make: @Sendable (PluginSettings) -> PluginParts
@@ -35,6 +35,11 @@ public struct PluginRegistration: Sendable {
         PluginRegistration(kind: .output, name: name, keys: keys) { PluginParts(outputs: [make($0)]) }
     }
 
+    public static func encoder(_ name: String, keys: [PluginSettingKey] = [],
+                               _ make: @escaping @Sendable (PluginSettings) -> any EncoderPlugin) -> PluginRegistration {
+        PluginRegistration(kind: .encoder, name: name, keys: keys) { PluginParts(encoders: [make($0)]) }
+    }
+
     /// Makes the plugin's parts from its block (an empty block when the config says nothing).
     public func parts(_ settings: PluginSettings) -> PluginParts { make(settings) }
 }
@@ -46,13 +51,15 @@ public struct PluginParts: Sendable {
     public var decoders: [any DecoderPlugin]
     public var outputs: [any OutputPlugin]
     public var inputs: [any InputProvider]
+    public var encoders: [any EncoderPlugin]
 
     public init(sources: [any SourcePlugin] = [], decoders: [any DecoderPlugin] = [], outputs: [any OutputPlugin] = [],
-                inputs: [any InputProvider] = []) {
+                inputs: [any InputProvider] = [], encoders: [any EncoderPlugin] = []) {
         self.sources = sources
         self.decoders = decoders
         self.outputs = outputs
         self.inputs = inputs
+        self.encoders = encoders
     }
 }
 

@@ -16,7 +16,7 @@ public enum PluginStatus: Sendable, Hashable {
 }
 
 public enum PluginKind: String, Sendable, Codable, CaseIterable {
-    case source, decoder, output
+    case source, decoder, output, encoder
 }
 
 /// One line of `crate plugins`: a provider, its kind, status and what it handles.

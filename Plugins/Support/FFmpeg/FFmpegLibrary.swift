@@ -1,12 +1,12 @@
-import CFFmpeg
+public import CFFmpeg
 public import CrateDomain
 
 /// FFmpeg's functions, loaded the first time a decoder needs them (see `CFFmpeg.h` for why not at start-up), with
 /// its log silenced (errors come back as `DecodeError`s, never on stderr) and what this build of FFmpeg can do
 /// checked.
 public enum FFmpegLibrary {
-    /// The table of functions, or the reason FFmpeg cannot be used.
-    static let loaded: Result<FFmpegFunctions, FFmpegUnavailable> = {
+    /// The libraries' functions, or why they cannot be loaded (what decoding and encoding share).
+    public static let table: Result<FFmpegFunctions, FFmpegUnavailable> = {
         var message = [CChar](repeating: 0, count: 512)
         guard let table = crate_ffmpeg_load(&message, message.count)?.pointee else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -14,6 +14,16 @@ public enum FFmpegLibrary {
         }
         let ff = FFmpegFunctions(table: table)
         ff.av_log_set_level(AV_LOG_QUIET)
+        return .success(ff)
+    }()
+
+    /// The table of functions for decoding, or the reason FFmpeg cannot decode what the decoders need.
+    static let loaded: Result<FFmpegFunctions, FFmpegUnavailable> = {
+        let ff: FFmpegFunctions
+        switch table {
+        case .success(let functions): ff = functions
+        case .failure(let error): return .failure(error)
+        }
         var missing: [String] = []
         if ff.av_find_input_format("mov") == nil { missing.append("the MP4 demuxer") }
         if ff.avcodec_find_decoder(AV_CODEC_ID_AAC) == nil { missing.append("the AAC decoder") }
@@ -42,25 +52,25 @@ public enum FFmpegLibrary {
     }
 
     /// libav* encode versions as major << 16 | minor << 8 | micro.
-    static func version(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)" }
+    public static func version(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)" }
 
     /// FFmpeg's words for an error code ("Invalid data found when processing input").
-    static func describe(_ code: Int32) -> String {
+    public static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard case .success(let ff) = loaded, ff.av_strerror(code, &buffer, buffer.count) == 0 else { return "FFmpeg error \(code)" }
+        guard case .success(let ff) = table, ff.av_strerror(code, &buffer, buffer.count) == 0 else { return "FFmpeg error \(code)" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
 /// Why FFmpeg cannot be used here.
-struct FFmpegUnavailable: Error {
-    let reason: String
+public struct FFmpegUnavailable: Error {
+    public let reason: String
 }
 
 /// The loaded table. Its members are plain C function pointers, set once and never changed: safe to share.
 @dynamicMemberLookup
-struct FFmpegFunctions: @unchecked Sendable {
+public struct FFmpegFunctions: @unchecked Sendable {
     let table: CrateFFmpeg
 
-    subscript<T>(dynamicMember member: KeyPath<CrateFFmpeg, T>) -> T { table[keyPath: member] }
+    public subscript<T>(dynamicMember member: KeyPath<CrateFFmpeg, T>) -> T { table[keyPath: member] }
 }

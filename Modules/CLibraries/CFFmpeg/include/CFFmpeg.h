@@ -29,6 +29,10 @@
     X(avutil, av_frame_unref) \
     X(avutil, av_rescale_q_rnd) \
     X(avutil, av_get_sample_fmt_name) \
+    X(avutil, av_frame_get_buffer) \
+    X(avutil, av_channel_layout_default) \
+    X(avutil, av_channel_layout_copy) \
+    X(avutil, av_channel_layout_uninit) \
     X(swresample, swr_alloc_set_opts2) \
     X(swresample, swr_init) \
     X(swresample, swr_convert) \
@@ -46,6 +50,11 @@
     X(avcodec, av_packet_alloc) \
     X(avcodec, av_packet_unref) \
     X(avcodec, av_packet_free) \
+    X(avcodec, avcodec_find_encoder_by_name) \
+    X(avcodec, avcodec_send_frame) \
+    X(avcodec, avcodec_receive_packet) \
+    X(avcodec, avcodec_parameters_from_context) \
+    X(avcodec, av_packet_rescale_ts) \
     X(avformat, avformat_version) \
     X(avformat, avformat_alloc_context) \
     X(avformat, avformat_open_input) \
@@ -58,7 +67,13 @@
     X(avformat, av_read_frame) \
     X(avformat, av_seek_frame) \
     X(avformat, avio_alloc_context) \
-    X(avformat, avio_context_free)
+    X(avformat, avio_context_free) \
+    X(avformat, avformat_alloc_output_context2) \
+    X(avformat, avformat_new_stream) \
+    X(avformat, avformat_write_header) \
+    X(avformat, av_interleaved_write_frame) \
+    X(avformat, av_write_trailer) \
+    X(avformat, avformat_free_context)
 
 /* One pointer per function, typed as FFmpeg declares it; all set once `crate_ffmpeg_load` succeeded. */
 typedef struct CrateFFmpeg {
