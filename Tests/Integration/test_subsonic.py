@@ -5,6 +5,7 @@ ranges, error codes). Accounts are made with `crate users add`; the library is t
 The library: Band/Record (3 songs, a cover, genre Rock, 2001) and Other/Tape (2 songs, no cover, genre Jazz)."""
 import asyncio
 import hashlib
+import subprocess
 import urllib.parse
 import urllib.request
 import xml.etree.ElementTree as ElementTree
@@ -128,7 +129,7 @@ def test_envelope_in_both_formats(server, alice):
     assert xml.find(f"{NAMESPACE}license").get("valid") == "true"
     assert alice.get_license()["license"]["valid"] is True
     names = {extension.name for extension in alice.get_open_subsonic_extensions()}
-    assert names == {"apiKeyAuthentication", "formPost"}
+    assert names == {"apiKeyAuthentication", "formPost", "transcodeOffset"}
 
 
 def test_artists_albums_and_songs(server, alice):
@@ -275,3 +276,97 @@ def test_token_is_md5_of_password_and_salt(server):
     query = urllib.parse.urlencode({"u": "alice", "t": token, "s": "f00d", "v": "1.16.1", "c": "t", "f": "json"})
     with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/rest/ping?{query}", timeout=30) as answer:
         assert b'"status":"ok"' in answer.read()
+
+
+# ---- Transcoding ------------------------------------------------------------------------------------------------
+
+LONG = 30.0  # seconds
+
+
+@pytest.fixture(scope="module")
+def transcoding(tmp_path_factory):
+    """A crated with one 30-second song, and a rule: the app that calls itself PhoneApp gets MP3 at 96 kbit/s."""
+    root = tmp_path_factory.mktemp("transcode")
+    crate = Crate(root / "home")
+    crate.home.mkdir(parents=True, exist_ok=True)
+    music = root / "music"
+    crate.make_album(music / "Long" / "Play", "Long", "Play", 1, seconds=LONG)
+    crate.cli("import", "--quiet", str(music))
+    crate.cli("users", "add", ALICE[0], "--admin", "--password-stdin", input=ALICE[1] + "\n")
+    port = free_port()
+    crate.start(extra={"CRATE_SUBSONIC_ADDRESS": f"127.0.0.1:{port}", "CRATE_SUBSONIC_TRANSCODE": "client:PhoneApp=mp3 96",
+                       "CRATE_LOG_LEVEL": "debug"})
+    served = Server(crate, port, "", music)
+    wait_until(f"the Subsonic API on port {port} (log: {crate.log})", lambda: served.raw("ping", [])[0] == 200, seconds=60)
+    try:
+        yield served
+    finally:
+        crate.stop()
+
+
+def probe(data: bytes, folder: Path, name: str):
+    """ffprobe's codec, duration and bit rate of `data`."""
+    path = folder / name
+    path.write_bytes(data)
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name:format=duration",
+                          "-of", "default=nw=1", str(path)], capture_output=True, text=True, check=True).stdout
+    fields = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    return fields.get("codec_name"), float(fields.get("duration", "-1"))
+
+
+def test_stream_transcodes_to_opus_and_mp3_with_the_songs_length(transcoding, tmp_path):
+    conn = transcoding.connection()
+    try:
+        song = conn.search3("", song_count=10).song[0]
+        extensions = {e.name for e in conn.get_open_subsonic_extensions()}
+        assert "transcodeOffset" in extensions
+        opus = conn.stream(song.id, tformat="opus")
+        assert opus.status == 200 and opus.headers["Content-Type"] == "audio/ogg"
+        assert probe(body(conn, opus), tmp_path, "a.opus") == ("opus", pytest.approx(LONG, abs=0.1))
+        mp3 = conn.stream(song.id, tformat="mp3", max_bit_rate=128)
+        assert mp3.headers["Content-Type"] == "audio/mpeg"
+        codec, seconds = probe(body(conn, mp3), tmp_path, "a.mp3")
+        assert codec == "mp3" and seconds == pytest.approx(LONG, abs=0.1)
+        # timeOffset (transcodeOffset): the transcode starts that far in.
+        later = conn.stream(song.id, tformat="mp3", time_offset=10)
+        assert probe(body(conn, later), tmp_path, "b.mp3") == ("mp3", pytest.approx(LONG - 10, abs=0.1))
+        # Only a lower bit rate asked for: Opus at that rate, well under the FLAC original.
+        small = body(conn, conn.stream(song.id, max_bit_rate=64))
+        assert probe(small, tmp_path, "c.opus")[0] == "opus" and len(small) < 64_000 * LONG / 8 * 1.2
+        # raw: the original bytes, whatever else is asked.
+        original = (transcoding.music / "Long" / "Play" / "01.flac").read_bytes()
+        assert body(conn, conn.stream(song.id, tformat="raw", max_bit_rate=64)) == original
+        assert body(conn, conn.stream(song.id)) == original
+    finally:
+        conn.cleanup()
+
+
+def test_an_estimated_length_is_the_length_sent(transcoding, tmp_path):
+    song = transcoding.xml("search3", [("query", "")]).find(f"{NAMESPACE}searchResult3/{NAMESPACE}song").get("id")
+    status, headers, data = transcoding.raw("stream", [("id", song), ("format", "opus"), ("estimateContentLength", "true")])
+    assert status == 200 and int(headers["Content-Length"]) == len(data)
+    assert probe(data, tmp_path, "e.opus") == ("opus", pytest.approx(LONG, abs=0.1))
+
+
+def test_a_rule_picks_the_format_for_an_app(transcoding, tmp_path):
+    song = transcoding.xml("search3", [("query", "")]).find(f"{NAMESPACE}searchResult3/{NAMESPACE}song").get("id")
+    query = urllib.parse.urlencode([("u", ALICE[0]), ("p", ALICE[1]), ("v", "1.16.1"), ("c", "PhoneApp"), ("id", song)])
+    with urllib.request.urlopen(f"http://127.0.0.1:{transcoding.port}/rest/stream?{query}", timeout=60) as answer:
+        assert answer.headers["Content-Type"] == "audio/mpeg"
+        data = answer.read()
+    assert probe(data, tmp_path, "r.mp3") == ("mp3", pytest.approx(LONG, abs=0.1))
+    # 96 kbit/s: about 360 KB for 30 s.
+    assert 96_000 * LONG / 8 * 0.8 < len(data) < 96_000 * LONG / 8 * 1.2, len(data)
+
+
+def test_a_listener_who_hangs_up_stops_the_transcode(transcoding):
+    """The client reads one chunk of a transcode and closes the connection: the daemon says the transcode stopped."""
+    song = transcoding.xml("search3", [("query", "")]).find(f"{NAMESPACE}searchResult3/{NAMESPACE}song").get("id")
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", transcoding.port, timeout=30)
+    query = urllib.parse.urlencode([("u", ALICE[0]), ("p", ALICE[1]), ("v", "1.16.1"), ("c", "t"), ("id", song), ("format", "opus")])
+    connection.request("GET", f"/rest/stream?{query}")
+    answer = connection.getresponse()
+    assert answer.status == 200 and len(answer.read(4096)) == 4096
+    connection.close()
+    wait_until("the daemon to stop the transcode", lambda: "stopped: the listener went away" in transcoding.crate.log.read_text(), seconds=30)

@@ -11,6 +11,7 @@ struct SubsonicServices: Sendable {
     let jobs: LibraryJobs
     let player: PlayerService
     let logger: Logger
+    let settings: SubsonicSettings
 
     var collection: MusicCollection { runtime.collection }
 }
@@ -66,9 +67,9 @@ enum SubsonicAPI {
         .merging(AnnotationEndpoints.all) { first, _ in first }
         .merging(MediaEndpoints.all) { first, _ in first }
 
-    static func router(runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService, logger: Logger)
-        -> Router<SubsonicRequestContext> {
-        let services = SubsonicServices(runtime: runtime, jobs: jobs, player: player, logger: logger)
+    static func router(runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService, logger: Logger,
+                       settings: SubsonicSettings = SubsonicSettings()) -> Router<SubsonicRequestContext> {
+        let services = SubsonicServices(runtime: runtime, jobs: jobs, player: player, logger: logger, settings: settings)
         let router = Router(context: SubsonicRequestContext.self)
         for method in [HTTPRequest.Method.get, .post] {
             router.on("rest/:endpoint", method: method) { request, context in

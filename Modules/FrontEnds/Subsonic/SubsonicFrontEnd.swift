@@ -22,7 +22,8 @@ public enum SubsonicFrontEnd {
             logger.notice("subsonic: no accounts: add one with crate users add NAME --admin --password-stdin")
         }
         let app = Application(
-            router: SubsonicAPI.router(runtime: context.runtime, jobs: context.jobs, player: context.player, logger: logger),
+            router: SubsonicAPI.router(runtime: context.runtime, jobs: context.jobs, player: context.player, logger: logger,
+                                       settings: settings),
             // A connection idle for a minute is closed (apps open a new one when they come back).
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "crated",

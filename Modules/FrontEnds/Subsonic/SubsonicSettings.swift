@@ -13,12 +13,15 @@ struct SubsonicSettings: Sendable, Hashable {
                          help: "Where Subsonic apps connect (HOST:PORT; 0.0.0.0:\(defaultPort) for the home network), or off"),
         PluginSettingKey("max_connections", default: String(defaultMaxConnections),
                          help: "Connections served at once; more wait for a free one"),
+        PluginSettingKey("transcode", default: "",
+                         help: "Default transcoding by app or account, first match wins: client:DSub=opus 128, user:bob=mp3 192, *=raw"),
     ]
 
     var enabled = true
     var host = "127.0.0.1"
     var port = SubsonicSettings.defaultPort
     var maxConnections = SubsonicSettings.defaultMaxConnections
+    var transcode: [TranscodeRule] = []
 
     init() {}
 
@@ -36,7 +39,18 @@ struct SubsonicSettings: Sendable, Hashable {
             }
             maxConnections = value
         }
+        if let text = block.string("transcode") {
+            switch TranscodeRule.parse(text) {
+            case .success(let rules): transcode = rules
+            case .failure(let error):
+                throw ConfigError.invalidValue(key: block.key("transcode"), value: error.rule,
+                                               accepted: "\(error.why), e.g. client:DSub=opus 128, user:bob=mp3 192, *=raw")
+            }
+        }
     }
+
+    /// The first rule for this app or account.
+    func rule(client: String?, user: String) -> TranscodeRule? { transcode.first { $0.matches(client: client, user: user) } }
 
     var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

@@ -34,6 +34,7 @@ enum SystemEndpoints {
             $0["openSubsonicExtensions"] = [
                 SubsonicObject { $0["name"] = "apiKeyAuthentication"; $0["versions"] = SubsonicValue.array([.int(1)]) },
                 SubsonicObject { $0["name"] = "formPost"; $0["versions"] = SubsonicValue.array([.int(1)]) },
+                SubsonicObject { $0["name"] = "transcodeOffset"; $0["versions"] = SubsonicValue.array([.int(1)]) },
             ]
         }
     }
