@@ -1,6 +1,7 @@
 """What the Python tests share (Tests/Browser, Tests/Integration): a real crated on a private home with a generated
 library, on loopback ports; a private PulseAudio server; a raw MPD protocol connection. Imported by each folder's
 conftest.py (which puts Tests/ on sys.path)."""
+import contextlib
 import json
 import os
 import socket
@@ -289,3 +290,24 @@ class MPDDaemon:
 
     def stop(self):
         stop_process(self.process)
+
+
+@contextlib.contextmanager
+def serving(crate, music: Path, pulse):
+    """crated with `music` imported, playing through the private PulseAudio server `pulse`, for the with-block."""
+    crate.env.update({"CRATE_OUTPUT_PLUGIN": "pulse", "CRATE_OUTPUTS_PULSE_SERVER": pulse.address})
+    crate.cli("import", str(music))
+    crate.start()
+    try:
+        yield crate
+    finally:
+        crate.stop()
+
+
+def album_id(daemon, title):
+    """The library id of the album titled `title`."""
+    return next(a["id"] for a in daemon.get("/api/v1/albums") if a["title"] == title)
+
+
+def player(daemon):
+    return daemon.get("/api/v1/player")

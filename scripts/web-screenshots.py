@@ -17,6 +17,13 @@ NAMES = ["Morning Haze", "Blue Cathedral", "Night Drive", "Paper Moons", "Low Ti
          "Small Hours", "Echo Park", "Red Thread"]
 OUT = Path(__file__).resolve().parents[1] / "Docs" / "screenshots"
 
+
+def covers_shown(page):
+    """Waits until every cover on the screen is decoded (lazy ones below it load later)."""
+    wait_until("every cover on screen decoded", lambda: page.evaluate(
+        "[...document.images].every(i => i.hidden || i.getBoundingClientRect().top > innerHeight || (i.complete && i.naturalWidth > 0))"))
+
+
 with tempfile.TemporaryDirectory(prefix="crate-shots-") as tmp:
     home = Path(tmp)
     (home / "pa").mkdir()
@@ -44,8 +51,7 @@ with tempfile.TemporaryDirectory(prefix="crate-shots-") as tmp:
             crate.request("POST", "/api/v1/queue/play-album", {"albumID": first, "from": 2})
             wait_until("playing", lambda: crate.get("/api/v1/player")["state"] == "playing")
             crate.request("POST", "/api/v1/player/seek", {"position": 35})
-            wait_until("every cover decoded", lambda: page.evaluate(
-                "[...document.images].every(i => i.hidden || (i.complete && i.naturalWidth > 0))"))
+            covers_shown(page)
             page.screenshot(path=str(OUT / "wall.png"))
             page.goto(crate.base + f"/#/album/{first}")
             page.wait_for_selector("#album-view .track.playing")
@@ -56,8 +62,7 @@ with tempfile.TemporaryDirectory(prefix="crate-shots-") as tmp:
                                         has_touch=True).new_page()
             phone.goto(crate.base + "/")
             phone.wait_for_selector("#wall li img")
-            wait_until("every cover on screen decoded", lambda: phone.evaluate(
-                "[...document.images].every(i => i.hidden || i.getBoundingClientRect().top > innerHeight || (i.complete && i.naturalWidth > 0))"))
+            covers_shown(phone)
             phone.screenshot(path=str(OUT / "phone-wall.png"))
             phone.goto(crate.base + f"/#/album/{first}")
             phone.wait_for_selector("#album-view .track.playing")

@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
 
-from crate_harness import CHROMIUM, ROOT, Crate, make_track, wait_until
+from crate_harness import CHROMIUM, ROOT, Crate, album_id, make_track, player, serving, wait_until
 
 PHONES = {
     "phone-390": dict(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True),
@@ -61,21 +61,8 @@ def daemon(pulse):
             picture = cover(art / f"f{i}.png", f"color=c=0x{(i * 2654435761) & 0xFFFFFF:06x}")
             make_track(music / f"Filler {i:02d}" / "01.flac", {"title": f"Piece {i}", "artist": f"Artist {i % 5}",
                                                               "album": f"Filler {i:02d}", "genre": genre}, seconds=3, cover=picture)
-        crate.env.update({"CRATE_OUTPUT_PLUGIN": "pulse", "CRATE_OUTPUTS_PULSE_SERVER": pulse.address})
-        crate.cli("import", str(music))
-        crate.start()
-        try:
+        with serving(crate, music, pulse):
             yield crate
-        finally:
-            crate.stop()
-
-
-def album_id(daemon, title):
-    return next(a["id"] for a in daemon.get("/api/v1/albums") if a["title"] == title)
-
-
-def player(daemon):
-    return daemon.get("/api/v1/player")
 
 
 def holds(page, what, expression, seconds=20):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from crate_harness import Crate, wait_until
+from crate_harness import Crate, album_id, player, serving, wait_until
 
 ALBUMS = 64
 GENRES = ["Rock", "Jazz", "Electronic", "Hip-Hop"]
@@ -36,21 +36,8 @@ def daemon(pulse):
             folder.mkdir()
             make_track(folder / "01.flac", f"Piece {i}", f"Artist {i % 9}", f"Album {i:02d}", 1, 1, 4,
                        (i * 2654435761) & 0xFFFFFF, GENRES[i % len(GENRES)])
-        crate.env.update({"CRATE_OUTPUT_PLUGIN": "pulse", "CRATE_OUTPUTS_PULSE_SERVER": pulse.address})
-        crate.cli("import", str(music))
-        crate.start()
-        try:
+        with serving(crate, music, pulse):
             yield crate
-        finally:
-            crate.stop()
-
-
-def album_id(daemon, title):
-    return next(a["id"] for a in daemon.get("/api/v1/albums") if a["title"] == title)
-
-
-def player(daemon):
-    return daemon.get("/api/v1/player")
 
 
 def open_wall(page, daemon):

@@ -201,6 +201,10 @@ export class Pages {
     }
     // A narrow screen scrolls the table inside itself, never the page.
     const scroller = el("div", "table-scroll");
+    // Reachable by keyboard too, so a narrow screen's sideways scroll works without a pointer.
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "region");
+    scroller.setAttribute("aria-label", "Plugins");
     scroller.append(table);
     parts.push(scroller);
     return parts;
