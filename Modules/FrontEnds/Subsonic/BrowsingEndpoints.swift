@@ -17,6 +17,17 @@ enum BrowsingEndpoints {
 
     /// Album artists by the first letter they sort by (`#` for the rest).
     static func artists(_ call: SubsonicCall) throws -> SubsonicReply {
+        let index = try artistIndex(call)
+        return .payload(SubsonicObject {
+            $0["artists"] = SubsonicObject { list in
+                list["ignoredArticles"] = ignoredArticles
+                list["index"] = index
+            }
+        })
+    }
+
+    /// The `index` list getArtists and getIndexes share: one entry per first letter, each with its artists.
+    static func artistIndex(_ call: SubsonicCall) throws -> [SubsonicObject] {
         var groups: [(name: String, artists: [SubsonicObject])] = []
         for artist in try call.services.collection.albumArtists() {
             let name = indexName(artist.sortKey.isEmpty ? artist.name : artist.sortKey)
@@ -30,12 +41,7 @@ enum BrowsingEndpoints {
             }
         }
         groups.sort { $0.name < $1.name }
-        return .payload(SubsonicObject {
-            $0["artists"] = SubsonicObject { list in
-                list["ignoredArticles"] = ignoredArticles
-                list["index"] = groups.map { group in SubsonicObject { $0["name"] = group.name; $0["artist"] = group.artists } }
-            }
-        })
+        return groups.map { group in SubsonicObject { $0["name"] = group.name; $0["artist"] = group.artists } }
     }
 
     static func indexName(_ key: String) -> String {

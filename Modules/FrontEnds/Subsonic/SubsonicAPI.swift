@@ -66,6 +66,9 @@ enum SubsonicAPI {
         .merging(ListEndpoints.all) { first, _ in first }
         .merging(AnnotationEndpoints.all) { first, _ in first }
         .merging(MediaEndpoints.all) { first, _ in first }
+        .merging(FolderEndpoints.all) { first, _ in first }
+        .merging(InfoEndpoints.all) { first, _ in first }
+        .merging(GenreSongsEndpoints.all) { first, _ in first }
 
     static func router(runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService, logger: Logger,
                        settings: SubsonicSettings = SubsonicSettings()) -> Router<SubsonicRequestContext> {
