@@ -45,7 +45,7 @@ enum AnnotationEndpoints {
     }
 
     /// Plays of songs (`id`, repeatable), each at its `time` (milliseconds since 1970) or now. A "now playing" notice
-    /// (`submission=false`) is passed on too; Core counts only submissions.
+    /// (`submission=false`) is passed on too (Core counts only submissions) and shown by getNowPlaying.
     static func scrobble(_ call: SubsonicCall) throws -> SubsonicReply {
         let p = call.parameters
         let ids = try p.all("id").map { try SubsonicID.parse($0, parameter: "id", as: .track).number }
@@ -59,6 +59,9 @@ enum AnnotationEndpoints {
         for (n, id) in ids.enumerated() {
             try call.services.runtime.listening.scrobble(trackID: id, at: n < times.count ? times[n] : Date(), submission: submission,
                                                           for: call.account)
+        }
+        if !submission, let playing = ids.last {
+            call.services.nowPlaying.playing(user: call.account.name, trackID: playing, player: p.string("c"))
         }
         return .ok
     }

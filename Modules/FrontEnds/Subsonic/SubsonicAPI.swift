@@ -12,6 +12,8 @@ struct SubsonicServices: Sendable {
     let player: PlayerService
     let logger: Logger
     let settings: SubsonicSettings
+    /// Apps' "now playing" notices, for getNowPlaying: one board per listener, in memory.
+    let nowPlaying = NowPlayingBoard()
 
     var collection: MusicCollection { runtime.collection }
 }
@@ -69,6 +71,9 @@ enum SubsonicAPI {
         .merging(FolderEndpoints.all) { first, _ in first }
         .merging(InfoEndpoints.all) { first, _ in first }
         .merging(GenreSongsEndpoints.all) { first, _ in first }
+        .merging(UserEndpoints.all) { first, _ in first }
+        .merging(NowPlayingEndpoints.all) { first, _ in first }
+        .merging(RadioEndpoints.all) { first, _ in first }
 
     static func router(runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService, logger: Logger,
                        settings: SubsonicSettings = SubsonicSettings()) -> Router<SubsonicRequestContext> {
