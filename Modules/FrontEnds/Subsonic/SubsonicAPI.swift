@@ -74,6 +74,7 @@ enum SubsonicAPI {
         .merging(UserEndpoints.all) { first, _ in first }
         .merging(NowPlayingEndpoints.all) { first, _ in first }
         .merging(RadioEndpoints.all) { first, _ in first }
+        .merging(JukeboxEndpoints.all) { first, _ in first }
 
     static func router(runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService, logger: Logger,
                        settings: SubsonicSettings = SubsonicSettings()) -> Router<SubsonicRequestContext> {

@@ -69,7 +69,8 @@ enum SystemEndpoints {
             user["commentRole"] = false
             user["podcastRole"] = false
             user["streamRole"] = true
-            user["jukeboxRole"] = account.jukebox
+            // What jukeboxControl lets the account do: admins may drive the player too.
+            user["jukeboxRole"] = account.jukebox || account.isAdmin
             user["shareRole"] = false
             user["videoConversionRole"] = false
             user["folder"] = SubsonicValue.array([.int(SubsonicID.musicFolder)])
