@@ -98,7 +98,7 @@ import Testing
             // The extensions are public (the spec says so), and list only what Crate does.
             let extensions = try envelope(try await client.execute(uri: "/rest/getOpenSubsonicExtensions?f=json", method: .get))
             let names = (extensions["openSubsonicExtensions"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-            #expect(names == ["apiKeyAuthentication", "formPost", "transcodeOffset"])
+            #expect(names == ["apiKeyAuthentication", "formPost", "songLyrics", "transcodeOffset"])
         }
     }
 }

@@ -28,12 +28,13 @@ enum SystemEndpoints {
         },
     ]
 
-    /// Only what is implemented: API keys and form POSTs (lyrics and transcoding offsets come later).
+    /// Only what is implemented: API keys, form POSTs, lyrics by song (getLyricsBySongId) and transcoding offsets.
     static var extensions: SubsonicObject {
         SubsonicObject {
             $0["openSubsonicExtensions"] = [
                 SubsonicObject { $0["name"] = "apiKeyAuthentication"; $0["versions"] = SubsonicValue.array([.int(1)]) },
                 SubsonicObject { $0["name"] = "formPost"; $0["versions"] = SubsonicValue.array([.int(1)]) },
+                SubsonicObject { $0["name"] = "songLyrics"; $0["versions"] = SubsonicValue.array([.int(1)]) },
                 SubsonicObject { $0["name"] = "transcodeOffset"; $0["versions"] = SubsonicValue.array([.int(1)]) },
             ]
         }
