@@ -2,10 +2,12 @@
 (form POSTs to /rest/NAME.view with f=json), and through plain HTTP where the library cannot look (XML, GET, byte
 ranges, error codes). Accounts are made with `crate users add`; the library is two albums of generated FLAC files.
 
-The library: Band/Record (3 songs, a cover, genre Rock, 2001) and Other/Tape (2 songs, no cover, genre Jazz)."""
+The library: Band/Record (3 songs, a cover, genre Rock, 2001) and Other/Tape (2 songs, no cover, genre Jazz; its
+second song has LRC lyrics)."""
 import asyncio
 import hashlib
 import subprocess
+import time
 import urllib.parse
 import urllib.request
 import xml.etree.ElementTree as ElementTree
@@ -15,12 +17,13 @@ from pathlib import Path
 import pytest
 from libopensonic import Connection, errors
 
-from crate_harness import Crate, free_port, make_cover, wait_until
+from crate_harness import Crate, free_port, make_cover, make_track, wait_until
 
 ALICE = ("alice", "alice's password")
 BOB = ("bob", "bob's password")
 SONGS = 5
 NAMESPACE = "{http://subsonic.org/restapi}"
+LYRICS = "[ti:Song 2]\n[00:00.50]First line\n[00:01.20]Second line"
 
 
 @dataclass
@@ -61,12 +64,16 @@ def server(tmp_path_factory):
     music = root / "music"
     crate.make_album(music / "Band" / "Record", "Band", "Record", 3, cover=make_cover(root / "art" / "cover.png"), genre="Rock")
     crate.make_album(music / "Other" / "Tape", "Other", "Tape", 2, genre="Jazz")
+    # The same song again, with lyrics in its tags (as taggers write LRC).
+    make_track(music / "Other" / "Tape" / "02.flac", {"title": "Song 2", "artist": "Other", "album": "Tape", "track": "2/2",
+                                                       "date": "2001", "genre": "Jazz", "lyrics": LYRICS}, frequency=440)
     crate.cli("import", "--quiet", str(music))
     crate.cli("users", "add", ALICE[0], "--admin", "--password-stdin", input=ALICE[1] + "\n")
     crate.cli("users", "add", BOB[0], "--password-stdin", input=BOB[1] + "\n")
     bob_key = crate.cli("users", "apikey", BOB[0]).stdout.strip()
     port = free_port()
-    crate.start(extra={"CRATE_SUBSONIC_ADDRESS": f"127.0.0.1:{port}"})
+    # The null output keeps time as a sound card does, so the jukebox's songs play for their length.
+    crate.start(extra={"CRATE_SUBSONIC_ADDRESS": f"127.0.0.1:{port}", "CRATE_OUTPUTS_NULL_RENDER": "false"})
     served = Server(crate, port, bob_key, music)
 
     def answers():
@@ -129,7 +136,7 @@ def test_envelope_in_both_formats(server, alice):
     assert xml.find(f"{NAMESPACE}license").get("valid") == "true"
     assert alice.get_license()["license"]["valid"] is True
     names = {extension.name for extension in alice.get_open_subsonic_extensions()}
-    assert names == {"apiKeyAuthentication", "formPost", "transcodeOffset"}
+    assert names == {"apiKeyAuthentication", "formPost", "songLyrics", "transcodeOffset"}
 
 
 def test_artists_albums_and_songs(server, alice):
@@ -276,6 +283,152 @@ def test_token_is_md5_of_password_and_salt(server):
     query = urllib.parse.urlencode({"u": "alice", "t": token, "s": "f00d", "v": "1.16.1", "c": "t", "f": "json"})
     with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/rest/ping?{query}", timeout=30) as answer:
         assert b'"status":"ok"' in answer.read()
+
+
+def test_folders_are_artists_albums_and_songs(server, alice):
+    indexes = alice.get_indexes()
+    assert indexes.ignored_articles == "The A An" and indexes.last_modified > 0
+    artists = [artist for index in indexes.index for artist in index.artist]
+    assert sorted(artist.name for artist in artists) == ["Band", "Other"]
+    band = next(artist for artist in artists if artist.name == "Band")
+    folder = alice.get_music_directory(band.id)
+    assert (folder.id, folder.name) == (band.id, "Band")
+    assert [(child.title, child.is_dir) for child in folder.child] == [("Record", True)]
+    # The folders' ids are the tag endpoints' ids.
+    assert folder.child[0].id == alice.get_artist(band.id).album[0].id
+    album = alice.get_music_directory(folder.child[0].id)
+    assert album.parent == band.id and [song.title for song in album.child] == ["Song 1", "Song 2", "Song 3"]
+    assert not any(song.is_dir for song in album.child)
+    # In XML, as DSub reads it.
+    xml = server.xml("getIndexes")
+    assert [index.get("name") for index in xml.findall(f"{NAMESPACE}indexes/{NAMESPACE}index")] == ["B", "O"]
+    with pytest.raises(errors.DataNotFoundError):
+        alice.get_music_directory("al-999999")
+
+
+def test_songs_by_genre_and_info(server, alice):
+    assert [song.title for song in alice.get_songs_by_genre("Jazz")] == ["Song 1", "Song 2"]
+    assert [song.title for song in alice.get_songs_by_genre("rock", count=2, offset=1)] == ["Song 2", "Song 3"]
+    band = next(artist for index in alice.get_artists().index for artist in index.artist if artist.name == "Band")
+    info = alice.get_artist_info2(band.id)
+    assert info.biography == "" and not info.similar_artist
+    assert f"/rest/getCoverArt?id={band.id}&size=300&u=alice&t=" in info.small_image_url
+    # The link is loaded as it is, as an app loads a picture.
+    with urllib.request.urlopen(info.large_image_url, timeout=30) as answer:
+        assert answer.headers["Content-Type"] == "image/jpeg" and answer.read()[:2] == b"\xff\xd8"
+    record = alice.get_artist(band.id).album[0]
+    assert alice.get_album_info2(record.id).medium_image_url.startswith(f"http://127.0.0.1:{server.port}/rest/getCoverArt?id={record.id}&")
+
+
+def test_now_playing_and_users(server, alice):
+    bob = server.connection(BOB)
+    try:
+        song = alice.get_album(alice.get_album_list2("alphabeticalByName")[0].id).song[2]
+        bob.scrobble(song.id, submission=False)
+        bobs = [entry for entry in alice.get_now_playing() if entry.username == "bob"]
+        assert [(entry.id, entry.player_name, entry.minutes_ago) for entry in bobs] == [(song.id, "crate-tests", 0)]
+        users = {user.username: user for user in alice.get_users()}
+        assert sorted(users) == ["alice", "bob"]
+        assert users["alice"].admin_role and users["alice"].jukebox_role and users["alice"].settings_role
+        assert not (users["bob"].admin_role or users["bob"].jukebox_role or users["bob"].settings_role)
+        assert users["bob"].stream_role and users["bob"].download_role and users["bob"].scrobbling_enabled
+        with pytest.raises(errors.AuthError):
+            bob.get_users()
+    finally:
+        bob.cleanup()
+
+
+def test_internet_radio_stations_are_edited_by_admins(server, alice):
+    def named(name):
+        return [station for station in alice.get_internet_radio_stations() if station.name == name]
+
+    assert alice.create_internet_radio_station("http://radio.example/live", "Test FM", homepage_url="http://radio.example")
+    [station] = named("Test FM")
+    assert station.stream_url == "http://radio.example/live"
+    assert alice.update_internet_radio_station(station.id, "https://radio.example/hq", "Test FM HQ")
+    [updated] = named("Test FM HQ")
+    assert updated.stream_url == "https://radio.example/hq" and not named("Test FM")
+    # They are Crate's stations: the HTTP API (the web page) lists the same.
+    assert [s["url"] for s in server.crate.get("/api/v1/stations") if s["name"] == "Test FM HQ"] == ["https://radio.example/hq"]
+    bob = server.connection(BOB)
+    try:
+        with pytest.raises(errors.AuthError):
+            bob.delete_internet_radio_station(updated.id)
+    finally:
+        bob.cleanup()
+    assert alice.delete_internet_radio_station(updated.id)
+    assert not named("Test FM HQ")
+
+
+def test_lyrics_from_the_songs_tags(server, alice):
+    tape = next(album for album in alice.get_album_list2("alphabeticalByName") if album.name == "Tape")
+    first, second = alice.get_album(tape.id).song
+    [lyrics] = alice.get_lyrics_by_song_id(second.id)
+    assert lyrics.synced and lyrics.lang == "und" and lyrics.display_title == "Song 2"
+    assert [(line.start, line.value) for line in lyrics.line] == [(500, "First line"), (1200, "Second line")]
+    assert alice.get_lyrics_by_song_id(first.id) == []
+    found = alice.get_lyrics(artist="Other", title="Song 2")
+    assert (found.artist, found.title, found.value) == ("Other", "Song 2", "First line\nSecond line")
+    assert alice.get_lyrics(artist="Nobody", title="Nothing").value == ""
+
+
+def test_jukebox_drives_crateds_own_player(server, alice):
+    record = alice.get_album(alice.get_album_list2("alphabeticalByName")[0].id)
+    asked = record.song[1]
+    # py-opensonic sends songs with `add` only; `set` goes as DSub sends it, ids repeated.
+    status, _, answer = server.raw("jukeboxControl", [("action", "set"), ("id", asked.id), ("id", record.song[2].id)])
+    assert status == 200 and b'status="ok"' in answer
+    started = alice.jukebox_control("start")
+    assert started.playing and started.current_index == 0
+
+    def playing_the_song_asked():
+        player = server.crate.get("/api/v1/player")
+        return player["state"] == "playing" and player["entry"]["track"]["id"] == int(asked.id.removeprefix("tr-"))
+
+    wait_until("crated's player to play the song the jukebox was given", playing_the_song_asked, seconds=10)
+    listed = alice.jukebox_control("get")
+    assert [entry.id for entry in listed.entry] == [asked.id, record.song[2].id]
+    assert not alice.jukebox_control("stop").playing
+    assert server.crate.get("/api/v1/player")["state"] == "paused"
+    bob = server.connection(BOB)
+    try:
+        with pytest.raises(errors.AuthError):
+            bob.jukebox_control("status")
+    finally:
+        bob.cleanup()
+    assert alice.jukebox_control("clear").current_index == -1
+
+
+def test_guessing_a_password_is_slowed_down_and_never_logged(server):
+    """50 wrong passwords for alice from 127.0.0.1: each is answered at once with 40, after the first three with the
+    wait ("try again in"); the log has a warning for each one checked and says sign-ins are slowed down, and holds
+    neither the guesses nor the password; the right password works again once the wait is over."""
+    start = server.crate.log.stat().st_size
+
+    def logged():
+        return server.crate.log.read_bytes()[start:].decode(errors="replace")
+
+    guesses = [f"guess-{n:02d}-of-alices-password" for n in range(50)]
+    began = time.monotonic()
+    messages = []
+    for guess in guesses:
+        answer = server.xml("ping", user=(ALICE[0], guess))
+        error = answer.find(f"{NAMESPACE}error")
+        assert answer.get("status") == "failed" and error.get("code") == "40"
+        messages.append(error.get("message"))
+    # Refusals are immediate: the wait is the guesser's, never a sleeping server's.
+    assert time.monotonic() - began < 25
+    checked = [message for message in messages if "try again in" not in message]
+    assert messages[:3] == ["wrong username or password"] * 3
+    assert len(messages) - len(checked) > len(checked), messages
+
+    wait_until("a warning for each password checked", lambda: logged().count("sign-in failed for 'alice' from 127.0.0.1") == len(checked),
+               seconds=10)
+    assert "sign-ins for alice are slowed down" in logged()
+    # The longest wait is 60 s: the right password works again within it.
+    wait_until("alice's password to work again", lambda: server.xml("ping").get("status") == "ok", seconds=70)
+    text = logged()
+    assert not [line for line in text.splitlines() if ALICE[1] in line or any(guess in line for guess in guesses)]
 
 
 # ---- Transcoding ------------------------------------------------------------------------------------------------
