@@ -83,6 +83,8 @@ public struct CrateRuntime: Sendable {
     public var playlistFiles: PlaylistFiles { PlaylistFiles(store: store, events: events) }
     /// Sends library tracks encoded (Opus, MP3) for listeners elsewhere.
     public var transcoder: Transcoder { Transcoder(store: store, decoders: decoders, encoders: encoders, logger: logger) }
+    /// Playlists and play queues as each account sees them (the owner's playlists are Crate's own).
+    public var accountPlaylists: AccountPlaylists { AccountPlaylists(store: store, collection: collection) }
     /// Each account's stars, ratings and plays (the owner's are Crate's own).
     public var listening: Listening { Listening(store: store, collection: collection) }
 

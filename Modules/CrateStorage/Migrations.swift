@@ -372,6 +372,40 @@ enum Migrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v14: playlists and play queues of the household's accounts") { db in
+            try db.execute(sql: """
+                -- Crate's own playlists are the owner's: private unless made public (then every account sees them).
+                ALTER TABLE playlist ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE playlist ADD COLUMN comment TEXT;
+                -- Everyone else's playlists, kept apart: names are unique per account, and Crate's own front ends
+                -- (the web page, MPD) list the owner's alone.
+                CREATE TABLE account_playlist (
+                    id INTEGER PRIMARY KEY,
+                    account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    comment TEXT,
+                    public INTEGER NOT NULL DEFAULT 0,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                CREATE INDEX account_playlist_owner ON account_playlist(account_id);
+                CREATE TABLE account_playlist_entry (
+                    playlist_id INTEGER NOT NULL REFERENCES account_playlist(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    track_id INTEGER NOT NULL REFERENCES track(id) ON DELETE CASCADE,
+                    PRIMARY KEY (playlist_id, position)
+                ) WITHOUT ROWID;
+                -- Where each account's app left off (Subsonic's savePlayQueue), to pick up on another device.
+                CREATE TABLE account_play_queue (
+                    account_id INTEGER PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                    track_ids TEXT NOT NULL,                     -- a JSON array, in order
+                    current INTEGER,
+                    position_ms INTEGER NOT NULL DEFAULT 0,
+                    changed_at REAL NOT NULL,
+                    changed_by TEXT NOT NULL DEFAULT ''
+                );
+                """)
+        }
         return m
     }
 }

@@ -523,3 +523,34 @@ def test_a_listener_who_hangs_up_stops_the_transcode(transcoding):
     assert answer.status == 200 and len(answer.read(4096)) == 4096
     connection.close()
     wait_until("the daemon to stop the transcode", lambda: "stopped: the listener went away" in transcoding.crate.log.read_text(), seconds=30)
+
+
+def test_playlists_are_each_accounts_own_and_shared_when_public(server, alice):
+    bob = server.connection(BOB)
+    try:
+        songs = [s.id for s in alice.search3("", song_count=10).song]
+        # bob's playlist is his: alice does not see it, nor does Crate's own list (the web page's).
+        assert bob.create_playlist(name="Bob's mix", song_ids=songs[:3])
+        mix = next(p for p in bob.get_playlists() if p.name == "Bob's mix")
+        assert mix.id.startswith("pu-") and mix.owner == "bob" and mix.song_count == 3
+        assert all(p.name != "Bob's mix" for p in alice.get_playlists())
+        assert all(p["name"] != "Bob's mix" for p in server.crate.get("/api/v1/playlists"))
+        # Shared: alice sees it, read-only; her edit is refused (50).
+        assert bob.update_playlist(mix.id, comment="for the road", song_ids_to_add=[songs[4]], song_indices_to_remove=[0])
+        server.raw("updatePlaylist", [("playlistId", mix.id), ("public", "true")], user=BOB)
+        shared = alice.get_playlist(mix.id)
+        assert shared.comment == "for the road" and [e.id for e in shared.entry] == [songs[1], songs[2], songs[4]]
+        assert server.xml("getPlaylists").find(f".//{NAMESPACE}playlist[@id='{mix.id}']").get("readonly") == "true"
+        with pytest.raises(errors.AuthError):
+            alice.delete_playlist(mix.id)
+        assert bob.delete_playlist(mix.id)
+        # The owner's playlist is Crate's own: the web page lists it.
+        assert alice.create_playlist(name="Alice's own", song_ids=songs[:2])
+        assert any(p["name"] == "Alice's own" and p["trackCount"] == 2 for p in server.crate.get("/api/v1/playlists"))
+        # A play queue to resume on another device.
+        assert bob.save_play_queue(songs[:4], current=songs[2], position=61_000)
+        queue = bob.get_play_queue()
+        assert [e.id for e in queue.entry] == songs[:4] and queue.current == songs[2] and queue.position == 61_000
+        assert queue.username == "bob" and queue.changed_by == "crate-tests"
+    finally:
+        bob.cleanup()

@@ -205,6 +205,11 @@ import Testing
 
             let playlist = try fixture.runtime.collection.createPlaylist(
                 name: "Mine", trackIDs: try fixture.runtime.collection.tracks(albumID: try fixture.album("Record").id).map(\.id))
+            // Crate's playlists are the owner's, private until made public.
+            let hidden = try envelope(try await client.execute(uri: "/rest/getPlaylists?" + bob(), method: .get))
+            #expect(((hidden["playlists"] as? [String: Any])?["playlist"] as? [[String: Any]] ?? []).isEmpty)
+            let owner = try #require(try fixture.runtime.accounts.account(named: "alice"))
+            try fixture.runtime.accountPlaylists.update(AccountPlaylists.Ref(.crate, playlist.id), isPublic: true, for: owner)
             let lists = try envelope(try await client.execute(uri: "/rest/getPlaylists?" + bob(), method: .get))
             let first = ((lists["playlists"] as? [String: Any])?["playlist"] as? [[String: Any]])?.first
             #expect(first?["id"] as? String == "pl-\(playlist.id)" && first?["owner"] as? String == "alice" && first?["songCount"] as? Int == 2)

@@ -13,6 +13,10 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
     case ownerCannotBeRemoved(String)
     /// The key that seals passwords cannot be read or made.
     case secretKey(path: String, why: String)
+    /// No playlist this account can see has this id.
+    case noSuchPlaylist(String)
+    /// The playlist is someone else's: it can be seen (it is public) but only its owner changes it.
+    case notYours(String)
 
     public var description: String {
         switch self {
@@ -26,6 +30,8 @@ public enum AccountError: Error, CustomStringConvertible, Equatable {
         case let .ownerCannotBeRemoved(name):
             "'\(name)' owns Crate's own favorites and plays: add another account with --owner first, then remove this one"
         case let .secretKey(path, why): "cannot use the password key \(path): \(why)"
+        case let .noSuchPlaylist(id): "no playlist \(id) for this account"
+        case let .notYours(name): "the playlist '\(name)' is someone else's: only its owner changes it"
         }
     }
 }

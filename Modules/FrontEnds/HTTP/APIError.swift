@@ -57,7 +57,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(status, code: code, error.description)
         } catch let error as AccountError {
             let (status, code): (HTTPResponse.Status, String) = switch error {
-            case .noSuchAccount: (.notFound, "not_found")
+            case .noSuchAccount, .noSuchPlaylist: (.notFound, "not_found")
+            case .notYours: (.forbidden, "forbidden")
             case .nameTaken: (.conflict, "exists")
             case .invalidName, .invalidPassword: (.badRequest, "bad_request")
             case .ownerCannotBeRemoved: (.conflict, "owner")

@@ -79,7 +79,7 @@ enum AnnotationEndpoints {
         case .artist(let n):
             guard try collection.artist(id: n) != nil else { throw SubsonicError.notFound("artist \(id.text)") }
             return (.artist, n)
-        case .playlist, .station:
+        case .playlist, .accountPlaylist, .station:
             throw SubsonicError.notFound(id.text)
         }
     }

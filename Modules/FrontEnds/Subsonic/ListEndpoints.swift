@@ -13,8 +13,6 @@ enum ListEndpoints {
         "getStarred2": .signedIn { try starred($0, legacy: false) },
         "search2": .signedIn { try await search($0, legacy: true) },
         "search3": .signedIn { try await search($0, legacy: false) },
-        "getPlaylists": .signedIn(playlists),
-        "getPlaylist": .signedIn(playlist),
         "getInternetRadioStations": .signedIn(stations),
     ]
 
@@ -171,42 +169,7 @@ enum ListEndpoints {
         return .payload(SubsonicObject { $0[legacy ? "searchResult2" : "searchResult3"] = result })
     }
 
-    // MARK: Playlists and stations
-
-    /// Crate's playlists, which are the owner's; nobody edits them through this API yet (`readonly`).
-    static func playlists(_ call: SubsonicCall) throws -> SubsonicReply {
-        let owner = try ownerName(call)
-        let list = try call.services.collection.playlists().map { playlistObject($0, owner: owner) }
-        return .payload(SubsonicObject { $0["playlists"] = SubsonicObject { $0["playlist"] = list } })
-    }
-
-    static func playlist(_ call: SubsonicCall) throws -> SubsonicReply {
-        let id = try SubsonicID.parse(try call.parameters.required("id"), parameter: "id", as: .playlist).number
-        guard let playlist = try call.services.collection.playlist(id: id) else { throw SubsonicError.notFound("playlist pl-\(id)") }
-        let entries = try call.services.collection.playlistEntries(id: id)
-        var item = playlistObject(playlist, owner: try ownerName(call))
-        item["coverArt"] = entries.lazy.compactMap(\.track.artworkHash).first
-        item["entry"] = try entries.map { try call.items.song($0.track) }
-        return .payload(SubsonicObject { $0["playlist"] = item })
-    }
-
-    static func playlistObject(_ playlist: Playlist, owner: String) -> SubsonicObject {
-        SubsonicObject { item in
-            item["id"] = SubsonicID.playlist(playlist.id)
-            item["name"] = playlist.name
-            item["owner"] = owner
-            item["public"] = true
-            item["songCount"] = playlist.trackCount
-            item["duration"] = Int(playlist.duration.rounded())
-            item["created"] = playlist.createdAt
-            item["changed"] = playlist.updatedAt
-            item["readonly"] = true
-        }
-    }
-
-    private static func ownerName(_ call: SubsonicCall) throws -> String {
-        try call.services.runtime.accounts.accounts().first(where: \.isOwner)?.name ?? call.account.name
-    }
+    // MARK: Stations (playlists: PlaylistEndpoints)
 
     static func stations(_ call: SubsonicCall) throws -> SubsonicReply {
         let list = try call.services.collection.stations().map { station in

@@ -96,6 +96,11 @@ enum MediaEndpoints {
 
     // MARK: Cover art
 
+    /// The first cover among a playlist's songs, if the account may see the playlist.
+    static func firstCover(of playlist: AccountPlaylists.Ref, _ call: SubsonicCall) throws -> String? {
+        try call.services.runtime.accountPlaylists.playlist(playlist, for: call.account).tracks.lazy.compactMap(\.artworkHash).first
+    }
+
     /// The picture an id stands for: an album's, a song's (else its album's), an artist's (their first album with
     /// one), a playlist's (its first song with one), or a picture by its hash (what `coverArt` fields carry).
     static func coverArt(_ call: SubsonicCall) async throws -> SubsonicReply {
@@ -108,14 +113,15 @@ enum MediaEndpoints {
         if text.count == 64, text.allSatisfy(\.isHexDigit) {
             hash = text
         } else {
-            switch try SubsonicID.parse(text, parameter: "id", as: .album, .track, .artist, .playlist) {
+            switch try SubsonicID.parse(text, parameter: "id", as: .album, .track, .artist, .playlist, .accountPlaylist) {
             case .album(let id): hash = try collection.album(id: id)?.artworkHash
             case .track(let id):
                 let track = try collection.track(id: id)
                 hash = try track?.artworkHash ?? track.flatMap { try collection.album(id: $0.albumID)?.artworkHash }
             case .artist(let id):
                 hash = try collection.albums(sort: ListSort(.year), includeDisliked: true, artistID: id).lazy.compactMap(\.artworkHash).first
-            case .playlist(let id): hash = try collection.playlistEntries(id: id).lazy.compactMap(\.track.artworkHash).first
+            case .playlist(let id): hash = try firstCover(of: AccountPlaylists.Ref(.crate, id), call)
+            case .accountPlaylist(let id): hash = try firstCover(of: AccountPlaylists.Ref(.account, id), call)
             case .station: hash = nil
             }
         }

@@ -76,6 +76,7 @@ enum SubsonicAPI {
         .merging(RadioEndpoints.all) { first, _ in first }
         .merging(JukeboxEndpoints.all) { first, _ in first }
         .merging(LyricsEndpoints.all) { first, _ in first }
+        .merging(PlaylistEndpoints.all) { first, _ in first }
 
     static func router(runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService, logger: Logger,
                        settings: SubsonicSettings = SubsonicSettings()) -> Router<SubsonicRequestContext> {

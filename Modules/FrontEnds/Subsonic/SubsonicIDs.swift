@@ -5,6 +5,8 @@ enum SubsonicID: Sendable, Hashable {
     case album(Int64)
     case track(Int64)
     case playlist(Int64)
+    /// A playlist of an account other than the owner (Crate's own playlists are the owner's: `pl-`).
+    case accountPlaylist(Int64)
     case station(Int64)
 
     /// The one music folder: Crate has one library.
@@ -17,6 +19,7 @@ enum SubsonicID: Sendable, Hashable {
         case "al": self = .album(number)
         case "tr": self = .track(number)
         case "pl": self = .playlist(number)
+        case "pu": self = .accountPlaylist(number)
         case "st": self = .station(number)
         default: return nil
         }
@@ -28,6 +31,7 @@ enum SubsonicID: Sendable, Hashable {
         case .album(let id): "al-\(id)"
         case .track(let id): "tr-\(id)"
         case .playlist(let id): "pl-\(id)"
+        case .accountPlaylist(let id): "pu-\(id)"
         case .station(let id): "st-\(id)"
         }
     }
@@ -47,7 +51,7 @@ enum SubsonicID: Sendable, Hashable {
         return id
     }
 
-    enum Kind: Sendable { case artist, album, track, playlist, station }
+    enum Kind: Sendable { case artist, album, track, playlist, accountPlaylist, station }
 
     var kind: Kind {
         switch self {
@@ -55,13 +59,14 @@ enum SubsonicID: Sendable, Hashable {
         case .album: .album
         case .track: .track
         case .playlist: .playlist
+        case .accountPlaylist: .accountPlaylist
         case .station: .station
         }
     }
 
     var number: Int64 {
         switch self {
-        case .artist(let id), .album(let id), .track(let id), .playlist(let id), .station(let id): id
+        case .artist(let id), .album(let id), .track(let id), .playlist(let id), .accountPlaylist(let id), .station(let id): id
         }
     }
 
@@ -71,6 +76,7 @@ enum SubsonicID: Sendable, Hashable {
         case .album: "al-12"
         case .track: "tr-12"
         case .playlist: "pl-12"
+        case .accountPlaylist: "pu-12"
         case .station: "st-12"
         }
     }

@@ -125,3 +125,54 @@ import Testing
         #expect(try listening.playCounts(for: again).isEmpty && listening.starred(for: again).tracks.isEmpty)
     }
 }
+
+/// Playlists and play queues per account: the owner's are Crate's own; everyone else's stay out of Crate's lists;
+/// private until public; only the owner of a playlist changes it.
+@Suite struct AccountPlaylistTests {
+    @Test func eachAccountHasItsOwnPlaylistsSharedWhenPublic() throws {
+        let fixture = try LibraryFixture("crate-account-playlists")
+        try fixture.album("Band", "Record", tracks: 3)
+        let runtime = try fixture.runtime()
+        _ = try runtime.library.importPaths([fixture.music.path], mode: .reference)
+        let alice = try runtime.accounts.add(name: "alice", password: "alice's secret")
+        let bob = try runtime.accounts.add(name: "bob", password: "bob's long secret")
+        let tracks = try runtime.collection.tracks(albumID: try #require(try runtime.collection.albums().first).id).map(\.id)
+        let playlists = runtime.accountPlaylists
+
+        // The owner's playlist is Crate's own (the web page and MPD list it); bob's is not.
+        let mine = try playlists.create(name: "Road trip", trackIDs: tracks, for: alice)
+        #expect(mine.home == .crate)
+        #expect(try runtime.collection.playlists().map(\.name) == ["Road trip"])
+        let his = try playlists.create(name: "Road trip", trackIDs: [tracks[2], tracks[0]], for: bob)
+        #expect(his.home == .account)
+        #expect(try runtime.collection.playlists().count == 1)
+        // Private until public.
+        #expect(try playlists.playlists(for: bob).map(\.name) == ["Road trip"])
+        #expect(try playlists.playlists(for: bob).first?.owner == "bob")
+        #expect(throws: AccountError.noSuchPlaylist("\(mine.id)")) { try playlists.playlist(mine, for: bob) }
+        #expect(throws: AccountError.noSuchPlaylist("\(his.id)")) { try playlists.playlist(his, for: alice) }
+        try playlists.update(his, comment: "for the car", isPublic: true, for: bob)
+        let seen = try playlists.playlist(his, for: alice)
+        #expect(seen.playlist.isPublic && seen.playlist.comment == "for the car" && seen.tracks.map(\.id) == [tracks[2], tracks[0]])
+        // Only its owner changes it.
+        #expect(throws: AccountError.notYours("Road trip")) { try playlists.update(his, name: "Mine now", for: alice) }
+        #expect(throws: AccountError.notYours("Road trip")) { try playlists.delete(his, for: alice) }
+        // Edits: remove the first entry (0-based), append one; the owner's edits go through Crate's collection.
+        try playlists.update(his, name: "Drive", adding: [tracks[1]], removing: [0], for: bob)
+        #expect(try playlists.playlist(his, for: bob).tracks.map(\.id) == [tracks[0], tracks[1]])
+        try playlists.update(mine, removing: [1], for: alice)
+        #expect(try runtime.collection.playlistEntries(id: mine.id).map(\.track.id) == [tracks[0], tracks[2]])
+        try playlists.replaceTracks(mine, with: [tracks[1]], for: alice)
+        #expect(try runtime.collection.playlistEntries(id: mine.id).map(\.track.id) == [tracks[1]])
+        try playlists.delete(his, for: bob)
+        #expect(try playlists.playlists(for: bob).isEmpty)
+
+        // Play queues: each account's own; an empty save clears it.
+        try playlists.savePlayQueue(PlayQueue(trackIDs: tracks, current: tracks[1], positionMs: 42_000, changedAt: Date(), changedBy: "DSub"), for: bob)
+        let queue = try #require(try playlists.playQueue(for: bob))
+        #expect(queue.trackIDs == tracks && queue.current == tracks[1] && queue.positionMs == 42_000 && queue.changedBy == "DSub")
+        #expect(try playlists.playQueue(for: alice) == nil)
+        try playlists.savePlayQueue(PlayQueue(trackIDs: [], current: nil, positionMs: 0, changedAt: Date(), changedBy: "DSub"), for: bob)
+        #expect(try playlists.playQueue(for: bob) == nil)
+    }
+}
