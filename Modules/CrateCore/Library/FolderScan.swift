@@ -98,7 +98,9 @@ public struct FolderScan: Sendable {
         let probed = try decoders.probe(URL(fileURLWithPath: file.path, isDirectory: false))
         // Kept now, while probing, so no batch carries picture bytes.
         let hash = probed.picture.flatMap(options.keepPicture)
-        return Read(file: file, tags: probed.tags, info: probed.info, artworkHash: hash)
+        var tags = probed.tags
+        if tags.lyrics == nil { tags.lyrics = SidecarLyrics.read(for: file.path) }
+        return Read(file: file, tags: tags, info: probed.info, artworkHash: hash)
     }
 
     private static func stem(_ path: String) -> String {

@@ -101,6 +101,7 @@ export class Footer {
       } else b.setAttribute("aria-pressed", String(Boolean(status.modes[b.dataset.mode])));
     }
     document.body.classList.toggle("has-track", Boolean(track));
+    this.sheet.showLyrics(track?.id ?? null);
     this.tick();
     this.onTrack(track?.id ?? null, status);
   }
@@ -110,6 +111,7 @@ export class Footer {
     const at = this.elapsed();
     for (const scrubber of all('[data-np="scrubber"]')) scrubber.value = String(Math.floor(at));
     this.paintTime(at);
+    this.sheet.follow(at);
   }
 
   paintTime(at) {
@@ -139,7 +141,32 @@ class NowPlayingSheet {
     if (this.dialog.open) return;
     history.pushState({ sheet: true }, "");
     this.dialog.showModal();
+    this.loadLyrics();
   }
+
+  /** The lyrics of what plays, fetched when the sheet is open (or opens): synced ones line by line. */
+  showLyrics(trackID) {
+    if (trackID === this.lyricsFor) return;
+    this.lyricsFor = trackID;
+    this.lyricsLoaded = null;
+    this.lyrics = new Lyrics(document.getElementById("lyrics"));
+    if (this.dialog.open) this.loadLyrics();
+  }
+
+  loadLyrics() {
+    const id = this.lyricsFor;
+    if (id === null || id === undefined || this.lyricsLoaded === id) return;
+    this.lyricsLoaded = id;
+    const section = this.dialog.querySelector(".sheet-lyrics");
+    section.hidden = true;
+    get(`tracks/${id}/lyrics`).then((found) => {
+      if (this.lyricsFor !== id) return;
+      this.lyrics.show(found.text);
+      section.hidden = false;
+    }).catch(() => { /* no lyrics for this track: the section stays hidden */ });
+  }
+
+  follow(seconds) { if (this.dialog.open) this.lyrics?.follow(seconds); }
 
   /** Closes through history when the sheet owns the current entry (popstate then dismisses). */
   close() {
@@ -173,5 +200,50 @@ class NowPlayingSheet {
       if (far) this.close(); else this.body.style.removeProperty("transform");
     });
     this.body.addEventListener("pointercancel", () => { settle(); this.body.style.removeProperty("transform"); });
+  }
+}
+
+/** Lyrics as lines; LRC timestamps (`[01:02.50]`) make them synced: the line being sung is marked and kept in view. */
+class Lyrics {
+  constructor(list) {
+    this.list = list;
+    this.times = [];
+    this.current = -1;
+  }
+
+  show(text) {
+    const timed = [];
+    const plain = [];
+    for (const raw of text.split("\n")) {
+      const stamps = [...raw.matchAll(/\[(\d{1,3}):(\d{2}(?:[.:]\d{1,3})?)\]/g)];
+      const words = raw.replace(/\[[^\]]*\]/g, "").trim();
+      if (stamps.length === 0) { if (!/^\[[a-z]+:/i.test(raw)) plain.push(raw.trim()); continue; }
+      for (const s of stamps) timed.push({ at: Number(s[1]) * 60 + Number(s[2].replace(":", ".")), words });
+    }
+    timed.sort((a, b) => a.at - b.at);
+    const lines = timed.length ? timed : plain.map((words) => ({ at: null, words }));
+    this.times = timed.map((l) => l.at);
+    this.current = -1;
+    this.list.classList.toggle("synced", timed.length > 0);
+    this.list.replaceChildren(...lines.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line.words || "♪";
+      if (line.at !== null) li.dataset.at = String(line.at);
+      return li;
+    }));
+  }
+
+  follow(seconds) {
+    if (this.times.length === 0) return;
+    let index = -1;
+    while (index + 1 < this.times.length && this.times[index + 1] <= seconds + 0.1) index++;
+    if (index === this.current) return;
+    this.list.children[this.current]?.removeAttribute("aria-current");
+    this.current = index;
+    const line = this.list.children[index];
+    if (!line) return;
+    line.setAttribute("aria-current", "true");
+    // Scrolls the list only, never the page behind the sheet.
+    this.list.scrollTop = line.offsetTop - this.list.offsetTop - this.list.clientHeight / 2 + line.clientHeight / 2;
   }
 }

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Lyrics in a file beside the audio (`01 Song.lrc` next to `01 Song.flac`), as LRC players and taggers keep them:
+/// read at import when the audio file's own tags carry none, so they are searchable and their timestamps reach the
+/// web page's now-playing sheet and Subsonic apps (synced lyrics).
+enum SidecarLyrics {
+    /// Larger files are no lyrics.
+    static let largest = 256 * 1024
+
+    /// The text of `audioPath`'s `.lrc` sidecar, UTF-8 or else Latin-1; nil when there is none.
+    static func read(for audioPath: String) -> String? {
+        let url = URL(fileURLWithPath: audioPath).deletingPathExtension()
+        for suffix in ["lrc", "LRC"] {
+            let candidate = url.appendingPathExtension(suffix).path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: candidate),
+                  let size = attributes[.size] as? Int, size > 0, size <= largest,
+                  let data = FileManager.default.contents(atPath: candidate) else { continue }
+            let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
+            // A byte-order mark and Windows line ends are the taggers', not the lyrics'.
+            guard let clean = text?.replacingOccurrences(of: "\u{FEFF}", with: "").replacingOccurrences(of: "\r\n", with: "\n")
+                .trimmingCharacters(in: .whitespacesAndNewlines), !clean.isEmpty else { continue }
+            return clean
+        }
+        return nil
+    }
+}

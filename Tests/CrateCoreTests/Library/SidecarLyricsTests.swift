@@ -1,0 +1,27 @@
+import CrateCore
+import CrateDomain
+import CrateTestSupport
+import Foundation
+import Testing
+
+/// An `.lrc` beside an audio file is that track's lyrics when its tags carry none: read at import, searchable, and
+/// served with its timestamps (synced lyrics).
+@Suite struct SidecarLyricsTests {
+    @Test func anLRCBesideTheFileIsItsLyrics() async throws {
+        let fixture = try LibraryFixture("crate-sidecar-lyrics")
+        let folder = try fixture.album("Band", "Sung", tracks: 2)
+        let lrc = "[00:01.00]Hello darkness\n[00:03.50]my old friend"
+        // A byte-order mark and Windows line ends, as some taggers write them.
+        try Data(("\u{FEFF}" + lrc.replacingOccurrences(of: "\n", with: "\r\n")).utf8).write(to: folder.appendingPathComponent("01.lrc"))
+        let runtime = try fixture.runtime()
+        _ = try runtime.library.importPaths([fixture.music.path], mode: .reference)
+        let album = try #require(try runtime.collection.albums().first)
+        let tracks = try runtime.collection.tracks(albumID: album.id)
+        let sung = try #require(try await runtime.lyrics.lyrics(for: tracks[0]))
+        #expect(sung.text == lrc)
+        #expect(try await runtime.lyrics.lyrics(for: tracks[1]) == nil)
+        // Searchable like lyrics from tags.
+        let found = try await runtime.search.search("darkness", groups: [.lyrics])
+        #expect(found.group(.lyrics)?.lyrics?.first?.track.id == tracks[0].id)
+    }
+}
