@@ -20,7 +20,8 @@ import CrateStorage
     @Test func startsWithAnUnavailableOutputAndListsItsReason() throws {
         let runtime = try CrateRuntime(settings: settings(), plugins: CratePlugins.list)
         let plugins = runtime.pluginDescriptors()
-        #expect(Set(plugins.map(\.kind)) == [.source, .decoder, .output])
+        #expect(Set(plugins.map(\.kind)) == [.source, .decoder, .output, .encoder])
+        #expect(plugins.filter { $0.kind == .encoder }.map(\.name) == ["ffmpeg"])
         #expect(plugins.filter { $0.kind == .decoder }.map(\.name) == ["flac", "vorbis", "opus", "mp3", "wav", "ffmpeg"])
         let pulse = try #require(plugins.first { $0.name == "pulse" })
         #expect(!pulse.available && !(pulse.reason ?? "").isEmpty)
