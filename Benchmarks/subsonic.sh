@@ -536,7 +536,7 @@ PY
 echo "# Subsonic API: crated next to supysonic"
 echo
 echo "- $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo); load before $LOAD_BEFORE, after $(machine_load)"
-echo "- crated: release build ($BIN) of $(git log -1 --format=%h)$(git diff --quiet HEAD -- Modules Apps Plugins Package.swift 2>/dev/null || echo ' with uncommitted changes in the tree'); supysonic $(version_of supysonic) on waitress $(version_of python3-waitress) ($((STREAMS + 8)) threads), ffmpeg $(version_of ffmpeg)"
+echo "- crated: release build ($BIN, built $(date -u -r "$BIN/crated" '+%Y-%m-%d %H:%M UTC'); the tree is now at $(git log -1 --format=%h)$(git diff --quiet HEAD -- Modules Apps Plugins Package.swift 2>/dev/null || echo ' with uncommitted changes')); supysonic $(version_of supysonic) on waitress $(version_of python3-waitress) ($((STREAMS + 8)) threads), ffmpeg $(version_of ffmpeg)"
 echo "- library: $TRACKS one-second tracks ($(find "$MUSIC" -name '*.flac' | wc -l) FLAC files with the long one, $(find "$MUSIC" -name '*.mp3' | wc -l) MP3) and a five-minute FLAC song; crate import --mode reference ${CRATE_IMPORT_S} s, supysonic-cli folder scan ${SUP_SCAN_S} s"
 echo "- client: Python http.client, a new connection per request, GET with u/p (password) and f=json"
 echo
