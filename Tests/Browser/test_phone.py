@@ -388,7 +388,8 @@ def test_text_over_artwork_passes_contrast_in_pixels(context_for, daemon, scheme
         page.mouse.move(0, 0)
         measured = 0
         for element in leaf_texts(page, "#album-view"):
-            element.scroll_into_view_if_needed()
+            # In the middle of the screen: clear of the sticky header and the fixed footer.
+            element.evaluate("e => e.scrollIntoView({block: 'center'})")
             found = text_contrast(page, element)
             if found is None:
                 continue
@@ -409,6 +410,7 @@ def test_text_over_artwork_passes_contrast_in_pixels(context_for, daemon, scheme
             shown = f"document.activeElement?.closest('li') === document.querySelector(\"{tile}\") && getComputedStyle(document.querySelector(\"{tile} .caption\")).opacity === '1'"
             for attempt in (1, 2):
                 page.locator(f"{tile} a").focus()
+                page.locator(f"{tile} a").evaluate("e => e.scrollIntoView({block: 'center'})")
                 holds(page, "the caption shown", shown)
                 value, large, text = text_contrast(page, page.locator(f"{tile} .caption > {part}"))
                 if page.evaluate(shown):

@@ -36,6 +36,9 @@ export class Library {
   /** `route`: "albums", "artists", "artist/ID", "playlists", "playlist/ID", "favorites" or "dislikes". */
   async show(route) {
     this.route = route;
+    // Shows overlap (an event's redraw while the sort changes): only the last one started draws, so an older answer
+    // never replaces a newer one under a sort menu that already says otherwise.
+    const mine = (this.shows = (this.shows ?? 0) + 1);
     const [view, id] = route.split("/");
     const nav = el("nav", "tabs");
     nav.setAttribute("aria-label", "Library");
@@ -47,6 +50,7 @@ export class Library {
     const body = await ({ albums: () => this.albums(), artists: () => this.artists(), artist: () => this.artist(id),
                           playlists: () => this.playlists(), playlist: () => this.playlist(id),
                           favorites: () => this.favorites(), dislikes: () => this.dislikes() }[view] ?? (() => this.albums()))();
+    if (mine !== this.shows) return;
     this.root.replaceChildren(nav, ...body);
     this.root.querySelector("h1")?.focus({ preventScroll: true });
   }

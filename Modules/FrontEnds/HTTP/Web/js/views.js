@@ -18,9 +18,13 @@ export class Pages {
   /** Shows the page named by the route ("home", "queue", "history", "import", "settings"). */
   async show(name) {
     this.current = name;
+    // Only the last show started draws (an event's redraw may overtake a newer one).
+    const mine = (this.shows = (this.shows ?? 0) + 1);
     const render = { home: () => this.home(), queue: () => this.queue(), history: () => this.history(),
                      import: () => this.importView(), settings: () => this.settings() }[name];
-    this.root.replaceChildren(...(await render()));
+    const parts = await render();
+    if (mine !== this.shows) return;
+    this.root.replaceChildren(...parts);
     this.root.querySelector("h1")?.focus({ preventScroll: true });
   }
 
