@@ -38,6 +38,26 @@ public struct MusicCollection: Sendable {
         try store.albumArtists(order: order, favoritesFirst: favoritesFirst)
     }
 
+    // Pages, for clients that walk the library a page at a time (see LibraryStore+Pages).
+    public func albums(sort: ListSort<AlbumSort>, includeDisliked: Bool = false, offset: Int, limit: Int) throws -> [Album] {
+        try store.albums(sort: sort, includeDisliked: includeDisliked, offset: offset, limit: limit)
+    }
+    /// One cheap row per library album, to choose from before reading the chosen ones in full.
+    public func albumFacts() throws -> [AlbumFacts] { try store.albumFacts() }
+    public func albumArtistID(named name: String) throws -> Int64? { try store.albumArtistID(named: name) }
+    public func albumArtistsWithArtwork() throws -> Set<Int64> { try store.albumArtistsWithArtwork() }
+    public func tracksInStoredOrder(offset: Int, limit: Int) throws -> [Track] {
+        try store.tracksInStoredOrder(offset: offset, limit: limit)
+    }
+    public func tracks(ids: [Int64]) throws -> [Track] { try store.tracks(ids: ids) }
+    public func randomTracks(count: Int, genre: String? = nil, years: ClosedRange<Int>? = nil) throws -> [Track] {
+        try store.randomTracks(count: count, genre: genre, years: years)
+    }
+    public func tracks(genre: String, offset: Int, limit: Int) throws -> [Track] {
+        try store.tracks(genre: genre, offset: offset, limit: limit)
+    }
+    public func genreCounts() throws -> [GenreCount] { try store.genreCounts() }
+
     // Favorites and dislikes.
     public func favorites() throws -> FavoritesList { try store.favorites() }
     public func favoriteTracks() throws -> [Track] { try store.favoriteTracks() }

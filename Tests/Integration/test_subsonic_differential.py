@@ -781,8 +781,6 @@ def test_cover_art(pair, album, tmp_path):
         assert status == 200 and image_size(data, tmp_path) == (32, 32), server.name
 
 
-@pytest.mark.xfail(strict=True, reason="Crate bug: getArtists/getArtist send coverArt ar-N for an artist none of whose "
-                                       "albums has a picture, and getCoverArt answers that id with error 70")
 def test_every_artist_cover_art_resolves(pair):
     """Every coverArt id an artist carries resolves through getCoverArt (supysonic sends none for artists)."""
     failures = []

@@ -49,7 +49,10 @@ public struct TrackTags: Sendable, Hashable, Codable {
     }
 
     /// The four leading digits of `date`, when they look like a year.
-    public var year: Int? {
+    public var year: Int? { Self.year(of: date) }
+
+    /// The four leading digits of a date text, when they look like a year ("1997-05-21" → 1997).
+    public static func year(of date: String?) -> Int? {
         guard let date else { return nil }
         let digits = date.prefix(4)
         guard digits.count == 4, digits.allSatisfy(\.isASCII), let year = Int(digits), year > 0 else { return nil }

@@ -73,28 +73,11 @@ enum BrowsingEndpoints {
 
     /// Every genre value of the library's songs, with how many songs and albums carry it, by name.
     static func genres(_ call: SubsonicCall) throws -> SubsonicReply {
-        var songs: [String: (name: String, count: Int)] = [:]
-        var albums: [String: Int] = [:]
-        let page = 5000
-        var offset = 0
-        while true {
-            let tracks = try call.services.collection.tracks(sort: ListSort(.added), offset: offset, limit: page)
-            for track in tracks {
-                for value in GenreList.values(of: track.genre ?? "") {
-                    songs[value.lowercased(), default: (value, 0)].count += 1
-                }
-            }
-            guard tracks.count == page else { break }
-            offset += page
-        }
-        for album in try call.services.collection.albums(includeDisliked: true) {
-            for value in Set(GenreList.values(of: album.genre ?? "").map { $0.lowercased() }) { albums[value, default: 0] += 1 }
-        }
-        let list = songs.sorted { $0.value.name.localizedCaseInsensitiveCompare($1.value.name) == .orderedAscending }.map { key, song in
+        let list = try call.services.collection.genreCounts().map { count in
             SubsonicObject { genre in
-                genre["songCount"] = song.count
-                genre["albumCount"] = albums[key] ?? 0
-                genre["value"] = song.name
+                genre["songCount"] = count.trackCount
+                genre["albumCount"] = count.albumCount
+                genre["value"] = count.name
             }
         }
         return .payload(SubsonicObject { $0["genres"] = SubsonicObject { $0["genre"] = list } })

@@ -30,7 +30,8 @@ enum FolderEndpoints {
     /// When the newest album came in, in milliseconds since 1970: albums are what folders hold, so a new one is
     /// what changes the folders (0 for an empty library).
     static func lastModified(_ call: SubsonicCall) throws -> Int {
-        let newest = try call.services.collection.albums(sort: ListSort(.added, .descending), includeDisliked: true).first?.addedAt
+        let newest = try call.services.collection.albums(sort: ListSort(.added, .descending), includeDisliked: true,
+                                                          offset: 0, limit: 1).first?.addedAt
         return newest.map { Int(($0.timeIntervalSince1970 * 1000).rounded()) } ?? 0
     }
 

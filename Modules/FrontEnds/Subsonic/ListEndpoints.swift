@@ -28,49 +28,68 @@ enum ListEndpoints {
     static func albumList(_ call: SubsonicCall, legacy: Bool) throws -> SubsonicReply {
         let p = call.parameters
         let type = try p.required("type")
-        let size = try p.int("size", default: 10), offset = try p.int("offset", default: 0)
-        let albums = try albums(ofType: type, call)
-        let list = try page(albums, offset: type == "random" ? 0 : offset, size: size).map { try call.items.album($0, legacy: legacy) }
+        let size = min(max(try p.int("size", default: 10), 0), largestPage), offset = max(0, try p.int("offset", default: 0))
+        let list = try albums(ofType: type, offset: type == "random" ? 0 : offset, size: size, call)
+            .map { try call.items.album($0, legacy: legacy) }
         return .payload(SubsonicObject { $0[legacy ? "albumList" : "albumList2"] = SubsonicObject { $0["album"] = list } })
     }
 
-    /// The library's albums in the order a list type asks for, by this person's stars, ratings and plays.
-    static func albums(ofType type: String, _ call: SubsonicCall) throws -> [Album] {
+    /// A page of the library's albums in the order a list type asks for, by this person's stars, ratings and plays.
+    /// The library pages its own orders; the others are chosen from one cheap row per album, and only the page's
+    /// albums are read in full.
+    static func albums(ofType type: String, offset: Int, size: Int, _ call: SubsonicCall) throws -> [Album] {
         let collection = call.services.collection, items = call.items, p = call.parameters
-        func all(_ sort: ListSort<AlbumSort> = ListSort(.artist)) throws -> [Album] {
-            try collection.albums(sort: sort, includeDisliked: true)
+        func sorted(_ sort: ListSort<AlbumSort>) throws -> [Album] {
+            try collection.albums(sort: sort, includeDisliked: true, offset: offset, limit: size)
+        }
+        func chosen(_ ids: [Int64]) throws -> [Album] { try collection.albums(ids: Array(ids.dropFirst(offset).prefix(size))) }
+        func byArtist(_ a: AlbumFacts, _ b: AlbumFacts) -> Bool {
+            switch a.artist.localizedCaseInsensitiveCompare(b.artist) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: return (a.year ?? .max, a.id) < (b.year ?? .max, b.id)
+            }
         }
         switch type {
-        case "random": return try all().shuffled()
-        case "newest": return try all(ListSort(.added, .descending))
-        case "alphabeticalByName": return try all(ListSort(.title))
-        case "alphabeticalByArtist": return try all(ListSort(.artist))
+        case "newest": return try sorted(ListSort(.added, .descending))
+        case "alphabeticalByName": return try sorted(ListSort(.title))
+        case "alphabeticalByArtist": return try sorted(ListSort(.artist))
+        case "random": return try chosen(collection.albumFacts().map(\.id).shuffled())
         case "highest":
-            let rated = try all().compactMap { album in try items.rating(.album, album.id).map { (album, $0) } }
-            return rated.sorted { $0.1 > $1.1 }.map(\.0)
+            let rated = try collection.albumFacts().compactMap { album in try items.rating(.album, album.id).map { (album.id, $0) } }
+            return try chosen(rated.sorted { $0.1 > $1.1 }.map(\.0))
         case "frequent":
-            let played = try all().map { ($0, try items.playCount(of: $0)) }.filter { $0.1 > 0 }
-            return played.sorted { $0.1 > $1.1 }.map(\.0)
+            let played = try collection.albumFacts()
+                .map { ($0.id, try items.playCount(ofAlbum: $0.id, libraryCount: $0.playCount)) }.filter { $0.1 > 0 }
+            return try chosen(played.sorted { $0.1 > $1.1 }.map(\.0))
         case "recent":
             // Core keeps when each album was last played for the household; others' lists hold the albums they played.
-            let played = try all().filter { album in
+            let played = try collection.albumFacts().filter { album in
                 guard album.lastPlayedAt != nil else { return false }
-                return try call.account.isOwner || items.playCount(of: album) > 0
+                return try call.account.isOwner || items.playCount(ofAlbum: album.id, libraryCount: album.playCount) > 0
             }
-            return played.sorted { ($0.lastPlayedAt ?? .distantPast) > ($1.lastPlayedAt ?? .distantPast) }
+            return try chosen(played.sorted { ($0.lastPlayedAt ?? .distantPast) > ($1.lastPlayedAt ?? .distantPast) }.map(\.id))
         case "starred":
             let dates = try items.starDates()
-            return try call.services.runtime.listening.starred(for: call.account).albums.sorted {
+            let starred = try call.services.runtime.listening.starred(for: call.account).albums.sorted {
                 (dates[Starred.key(.album, $0.id)] ?? .distantPast) > (dates[Starred.key(.album, $1.id)] ?? .distantPast)
             }
+            return Array(starred.dropFirst(offset).prefix(size))
         case "byYear":
             guard let from = try p.int("fromYear", default: nil) else { throw SubsonicError.missing("fromYear") }
             guard let to = try p.int("toYear", default: nil) else { throw SubsonicError.missing("toYear") }
             let years = min(from, to)...max(from, to)
-            return try all(ListSort(.year, from > to ? .descending : .ascending)).filter { $0.year.map(years.contains) ?? false }
+            let matching = try collection.albumFacts().compactMap { album in album.year.map { (album, $0) } }.filter { years.contains($0.1) }
+            // fromYear after toYear lists the years backwards, as the spec has it.
+            return try chosen(matching.sorted { a, b in
+                a.1 == b.1 ? byArtist(a.0, b.0) : (from > to ? a.1 > b.1 : a.1 < b.1)
+            }.map(\.0.id))
         case "byGenre":
             let genre = try p.required("genre").lowercased()
-            return try all().filter { GenreList.values(of: $0.genre ?? "").contains { $0.lowercased() == genre } }
+            let matching = try collection.albumFacts().filter { album in
+                GenreList.values(of: album.genre ?? "").contains { $0.lowercased() == genre }
+            }
+            return try chosen(matching.sorted(by: byArtist).map(\.id))
         default:
             throw SubsonicError.invalid("type", type, expected: "one of random, newest, highest, frequent, recent, "
                                         + "alphabeticalByName, alphabeticalByArtist, starred, byYear, byGenre")
@@ -81,36 +100,16 @@ enum ListEndpoints {
 
     /// `size` songs at random (10 by default), of a genre and between two years when asked.
     static func randomSongs(_ call: SubsonicCall) throws -> SubsonicReply {
-        let p = call.parameters, collection = call.services.collection
+        let p = call.parameters
         let size = min(max(try p.int("size", default: 10), 0), largestPage)
-        let genre = p.string("genre")?.lowercased()
+        let genre = p.string("genre")
         let from = try p.int("fromYear", default: nil), to = try p.int("toYear", default: nil)
-        var chosen: [Track] = []
-        if genre == nil, from == nil, to == nil {
-            // No filter: a few random places in the library, without reading it all.
-            let total = try collection.counts().tracks
-            var offsets = Set<Int>()
-            while offsets.count < min(size, total) { offsets.insert(Int.random(in: 0..<total)) }
-            for offset in offsets {
-                chosen += try collection.tracks(sort: ListSort(.added), offset: offset, limit: 1)
-            }
-        } else {
-            var matching: [Track] = []
-            let page = 5000
-            var offset = 0
-            while true {
-                let tracks = try collection.tracks(sort: ListSort(.added), offset: offset, limit: page)
-                matching += tracks.filter { track in
-                    let year = SubsonicItems.year(track.date)
-                    if let genre, !GenreList.values(of: track.genre ?? "").contains(where: { $0.lowercased() == genre }) { return false }
-                    if let from, (year ?? .min) < from { return false }
-                    if let to, (year ?? .max) > to { return false }
-                    return true
-                }
-                guard tracks.count == page else { break }
-                offset += page
-            }
-            chosen = Array(matching.shuffled().prefix(size))
+        let chosen: [Track]
+        switch (from, to) {
+        case (nil, nil): chosen = try call.services.collection.randomTracks(count: size, genre: genre)
+        case let (from, to) where (from ?? .min) <= (to ?? .max):
+            chosen = try call.services.collection.randomTracks(count: size, genre: genre, years: (from ?? .min)...(to ?? .max))
+        default: chosen = []  // fromYear after toYear: no year lies between them
         }
         let songs = try chosen.map { try call.items.song($0) }
         return .payload(SubsonicObject { $0["randomSongs"] = SubsonicObject { $0["song"] = songs } })
@@ -146,10 +145,12 @@ enum ListEndpoints {
         if query.isEmpty || query == "\"\"" {
             if artistCount > 0 { artists = Array(page(try collection.albumArtists(), offset: artistOffset, size: artistCount)) }
             if albumCount > 0 {
-                albums = Array(page(try collection.albums(sort: ListSort(.artist), includeDisliked: true), offset: albumOffset, size: albumCount))
+                albums = try collection.albums(sort: ListSort(.artist), includeDisliked: true, offset: albumOffset,
+                                               limit: min(albumCount, largestPage))
             }
             if songCount > 0 {
-                songs = try collection.tracks(sort: ListSort(.artist), offset: songOffset, limit: min(songCount, largestPage))
+                // Apps copying the library keep their own order: the stored order pages cheaply and stays stable.
+                songs = try collection.tracksInStoredOrder(offset: songOffset, limit: min(songCount, largestPage))
             }
         } else {
             func find(_ group: SearchGroup, offset: Int, count: Int) async throws -> SearchGroupResult? {

@@ -11,7 +11,8 @@ final class SubsonicItems {
     private var ratingTable: [String: Int]?
     private var plays: [Int64: Int]?
     private var albumPlays: [Int64: Int]?
-    private var albumArtists: [String: Int64]?
+    private var albumArtistIDs: [String: Int64?] = [:]
+    private var artistsWithArtwork: Set<Int64>?
 
     init(services: SubsonicServices, account: Account) {
         self.services = services
@@ -43,16 +44,19 @@ final class SubsonicItems {
 
     /// An album's plays by this person: the library's own count for the owner (whose plays are Crate's), else the
     /// sum of their plays of its tracks.
-    func playCount(of album: Album) throws -> Int {
-        if account.isOwner { return album.playCount }
+    func playCount(of album: Album) throws -> Int { try playCount(ofAlbum: album.id, libraryCount: album.playCount) }
+
+    func playCount(ofAlbum id: Int64, libraryCount: Int) throws -> Int {
+        if account.isOwner { return libraryCount }
         if albumPlays == nil {
+            let counts = try playCounts()
             var sums: [Int64: Int] = [:]
-            for (trackID, count) in try playCounts() {
-                if let track = try services.collection.track(id: trackID) { sums[track.albumID, default: 0] += count }
+            for track in try services.collection.tracks(ids: Array(counts.keys)) {
+                sums[track.albumID, default: 0] += counts[track.id] ?? 0
             }
             albumPlays = sums
         }
-        return albumPlays?[album.id] ?? 0
+        return albumPlays?[id] ?? 0
     }
 
     func rating(_ kind: FavoriteKind, _ id: Int64) throws -> Int? {
@@ -63,14 +67,16 @@ final class SubsonicItems {
 
     /// The id of the album artist named `name` (albums carry the name; Subsonic wants the id too).
     func artistID(named name: String) throws -> Int64? {
-        if albumArtists == nil {
-            var table: [String: Int64] = [:]
-            for artist in try services.collection.albumArtists() where table[artist.name.lowercased()] == nil {
-                table[artist.name.lowercased()] = artist.id
-            }
-            albumArtists = table
-        }
-        return albumArtists?[name.lowercased()]
+        if let known = albumArtistIDs[name] { return known }
+        let id = try services.collection.albumArtistID(named: name)
+        albumArtistIDs[name] = id
+        return id
+    }
+
+    /// Whether an artist has a picture to show: one of their albums has artwork.
+    func hasArtwork(artist id: Int64) throws -> Bool {
+        if artistsWithArtwork == nil { artistsWithArtwork = try services.collection.albumArtistsWithArtwork() }
+        return artistsWithArtwork?.contains(id) ?? false
     }
 
     // MARK: Objects
@@ -91,7 +97,7 @@ final class SubsonicItems {
             song["artist"] = track.artist
             song["track"] = track.trackNumber
             song["discNumber"] = track.discNumber
-            song["year"] = Self.year(track.date)
+            song["year"] = TrackTags.year(of: track.date)
             song["genre"] = genres.first
             song["coverArt"] = track.artworkHash
             song["size"] = size
@@ -156,12 +162,13 @@ final class SubsonicItems {
         }
     }
 
-    /// An artist (`ArtistID3`); its cover is its first album's (`ar-ID` resolves to it).
+    /// An artist (`ArtistID3`); its cover is its first album's with artwork (`ar-ID` resolves to it), and none when
+    /// no album has one.
     func artist(_ artist: Artist) throws -> SubsonicObject {
         try SubsonicObject { item in
             item["id"] = SubsonicID.artist(artist.id)
             item["name"] = artist.name
-            item["coverArt"] = SubsonicID.artist(artist.id)
+            if try hasArtwork(artist: artist.id) { item["coverArt"] = SubsonicID.artist(artist.id) }
             item["albumCount"] = artist.albumCount
             item["starred"] = try starred(.artist, artist.id)
             item["userRating"] = try rating(.artist, artist.id)
@@ -214,11 +221,5 @@ final class SubsonicItems {
         func clean(_ text: String) -> String { text.replacingOccurrences(of: "/", with: "_") }
         let number = track.trackNumber.map { String(format: "%02d - ", $0) } ?? ""
         return "\(clean(track.albumArtist))/\(clean(track.album))/\(number)\(clean(track.title)).\(suffix)"
-    }
-
-    /// The year a date tag begins with (`1999-05-01` → 1999).
-    static func year(_ date: String?) -> Int? {
-        guard let date, date.count >= 4, let year = Int(date.prefix(4)), year > 0 else { return nil }
-        return year
     }
 }
