@@ -26,6 +26,10 @@ import Testing
             #expect(band["name"] as? String == "Band" && band["albumCount"] as? Int == 1)
             let bandID = try #require(band["id"] as? String)
             #expect(bandID.hasPrefix("ar-"))
+            // A cover only for an artist with a picture (Band's record has one, Other's tape none).
+            #expect(band["coverArt"] as? String == bandID)
+            let other = try #require((index.last?["artist"] as? [[String: Any]])?.first)
+            #expect(other["name"] as? String == "Other" && other["coverArt"] == nil)
 
             let artist = try await get("getArtist", [("id", bandID)])["artist"] as? [String: Any]
             #expect((artist?["album"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["al-\(record.id)"])
@@ -49,6 +53,7 @@ import Testing
             let genres = (try await get("getGenres")["genres"] as? [String: Any])?["genre"] as? [[String: Any]] ?? []
             #expect(genres.compactMap { $0["value"] as? String } == ["Blues", "Jazz", "Rock"])
             #expect(genres.first { $0["value"] as? String == "Rock" }?["songCount"] as? Int == 2)
+            #expect(genres.map { $0["albumCount"] as? Int } == [1, 1, 1] && genres.map { $0["songCount"] as? Int } == [1, 1, 2])
 
             // Album lists of each type.
             func list(_ type: String, _ extra: [(String, String)] = [], legacy: Bool = false) async throws -> [String] {
@@ -60,6 +65,9 @@ import Testing
             #expect(try await list("alphabeticalByArtist") == ["Record", "Tape"])
             #expect(try await list("alphabeticalByName", legacy: true) == ["Record", "Tape"])
             #expect(try await list("alphabeticalByName", [("size", "1"), ("offset", "1")]) == ["Tape"])
+            #expect(try await list("alphabeticalByArtist", [("size", "1"), ("offset", "1")]) == ["Tape"])
+            #expect(try await list("newest", [("size", "1"), ("offset", "2")]) == [])
+            #expect(try await list("byGenre", [("genre", "ROCK"), ("size", "1"), ("offset", "1")]) == [])
             #expect(Set(try await list("random")) == ["Record", "Tape"])
             #expect(Set(try await list("newest")) == ["Record", "Tape"])
             #expect(try await list("byYear", [("fromYear", "1990"), ("toYear", "2000")]) == ["Tape"])
@@ -74,6 +82,15 @@ import Testing
             #expect(random?.count == 2)
             let jazz = (try await get("getRandomSongs", [("genre", "Jazz")])["randomSongs"] as? [String: Any])?["song"] as? [[String: Any]]
             #expect(jazz?.compactMap { $0["title"] as? String } == ["Side <A> & \"B\""])
+            func randomTitles(_ extra: [(String, String)]) async throws -> [String] {
+                let answer = try await get("getRandomSongs", extra)["randomSongs"] as? [String: Any]
+                return ((answer?["song"] as? [[String: Any]])?.compactMap { $0["title"] as? String } ?? []).sorted()
+            }
+            #expect(try await randomTitles([("fromYear", "2000")]) == ["Song 1", "Song 2"])
+            #expect(try await randomTitles([("toYear", "1999")]) == ["Side <A> & \"B\""])
+            #expect(try await randomTitles([("fromYear", "2001"), ("toYear", "1999")]) == [])
+            #expect(try await randomTitles([("genre", "blues"), ("fromYear", "1999"), ("toYear", "1999")]) == ["Side <A> & \"B\""])
+            #expect(try await randomTitles([("genre", "Blu")]) == [])
 
             // Search: words, and "" (everything) paged.
             let found = try await get("search3", [("query", "tape")])["searchResult3"] as? [String: Any]
@@ -207,7 +224,8 @@ import Testing
                 name: "Mine", trackIDs: try fixture.runtime.collection.tracks(albumID: try fixture.album("Record").id).map(\.id))
             // Crate's playlists are the owner's, private until made public.
             let hidden = try envelope(try await client.execute(uri: "/rest/getPlaylists?" + bob(), method: .get))
-            #expect(((hidden["playlists"] as? [String: Any])?["playlist"] as? [[String: Any]] ?? []).isEmpty)
+            let hiddenLists = (hidden["playlists"] as? [String: Any])?["playlist"] as? [[String: Any]] ?? []
+            #expect(hiddenLists.isEmpty)
             let owner = try #require(try fixture.runtime.accounts.account(named: "alice"))
             try fixture.runtime.accountPlaylists.update(AccountPlaylists.Ref(.crate, playlist.id), isPublic: true, for: owner)
             let lists = try envelope(try await client.execute(uri: "/rest/getPlaylists?" + bob(), method: .get))

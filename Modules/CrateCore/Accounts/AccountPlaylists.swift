@@ -1,6 +1,6 @@
 public import CrateDomain
 import CrateStorage
-public import Foundation
+import Foundation
 
 /// Playlists as the household's accounts see them. The owner's are Crate's own (the web page's and MPD's; edits
 /// publish their events as any edit of them does); everyone else's are their own. Each is private unless made public,
