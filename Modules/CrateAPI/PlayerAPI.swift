@@ -39,11 +39,17 @@ extension API {
         public var `repeat`: RepeatMode?
         public var shuffle: Bool?
         public var stopAfterAlbum: Bool?
+        public var stopAfterTrack: StopAfterTrack?
+        /// The loudness mode from now on, kept across restarts with the other modes (over `player.replaygain`).
+        public var loudness: LoudnessMode?
 
-        public init(`repeat`: RepeatMode? = nil, shuffle: Bool? = nil, stopAfterAlbum: Bool? = nil) {
+        public init(`repeat`: RepeatMode? = nil, shuffle: Bool? = nil, stopAfterAlbum: Bool? = nil,
+                    stopAfterTrack: StopAfterTrack? = nil, loudness: LoudnessMode? = nil) {
             self.`repeat` = `repeat`
             self.shuffle = shuffle
             self.stopAfterAlbum = stopAfterAlbum
+            self.stopAfterTrack = stopAfterTrack
+            self.loudness = loudness
         }
     }
 

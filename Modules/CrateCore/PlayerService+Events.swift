@@ -46,15 +46,23 @@ extension PlayerService {
                 applied.removeAll()
                 currentToken = nil
                 format = nil
-                if let border = borderEntry {
-                    // Stop after the album: wait at the first track of the next one.
-                    borderEntry = nil
-                    current = border
+                if let border {
+                    // Stop after the album or the track: wait at the next entry.
+                    self.border = nil
+                    current = border.entry
                     heldElapsed = 0
-                    setState(.paused)
+                    if border.state == .stopped, modes.stopAfterTrack == .once {
+                        modes.stopAfterTrack = .off
+                        publish(.options(.modes(modes)))
+                    }
+                    setState(border.state)
                 } else if state == .playing {
                     current = nil
                     heldElapsed = 0
+                    if modes.stopAfterTrack == .once {
+                        modes.stopAfterTrack = .off
+                        publish(.options(.modes(modes)))
+                    }
                     setState(.stopped)
                 }
             case let .streamMetadata(item, metadata):

@@ -1,5 +1,5 @@
 import CrateAudio
-import CrateDomain
+public import CrateDomain
 import CrateStorage
 import Foundation
 import Logging
@@ -13,8 +13,22 @@ import Logging
 /// The pre-amp is added, and with clipping prevention the gain is lowered so the known peak stays at full scale.
 /// A gain is fixed per item when it is handed over; the engine applies it exactly from the item's first sample.
 extension PlayerService {
+    /// The configured policy with the mode chosen while running (MPD's `replay_gain_mode`), when one was.
+    public var loudnessPolicy: LoudnessPolicy {
+        var policy = runtime.settings.loudness
+        if let mode = modes.loudness { policy.mode = mode }
+        return policy
+    }
+
+    /// Chooses the loudness mode while running (nil: back to `player.replaygain`); it applies from the next track
+    /// handed to the engine, the current one keeping its gain.
+    public func setLoudnessMode(_ mode: LoudnessMode?) throws {
+        modes.loudness = mode
+        try optionsChanged()
+    }
+
     func loudnessDecision(for entry: QueueEntry) throws -> LoudnessDecision {
-        let policy = runtime.settings.loudness
+        let policy = loudnessPolicy
         guard policy.mode != .off, entry.track.ref.source == TrackRef.fileScheme else {
             return policy.decide(TrackLoudness(), inAlbumOrder: false)
         }
@@ -29,7 +43,7 @@ extension PlayerService {
             return try loudnessDecision(for: entry)
         } catch {
             logger.warning("loudness of \(entry.track.title): \(ErrorText.describe(error)); played without a gain")
-            return runtime.settings.loudness.decide(TrackLoudness(), inAlbumOrder: false)
+            return loudnessPolicy.decide(TrackLoudness(), inAlbumOrder: false)
         }
     }
 

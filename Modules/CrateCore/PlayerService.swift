@@ -29,8 +29,9 @@ public actor PlayerService {
     var lastSkip: SkipNotice?
     /// The newest in-band title of each stream track played (internet radio), for status.
     var streamTitles: [Int64: String] = [:]
-    /// With stop-after-album: the first entry of the next album, where playback pauses.
-    var borderEntry: QueueEntry?
+    /// With stop-after-album or stop-after-track: the entry where playback waits (the next album's first track,
+    /// or the next track), and how (paused at an album's border, stopped after a track, as MPD's `single`).
+    var border: (entry: QueueEntry, state: PlaybackState)?
     /// The entry handed to the engine to follow the current one (gapless), for `upcomingEntry()`.
     var upcoming: QueueEntry?
     /// Entry ids by token for items handed to the engine.
@@ -203,7 +204,12 @@ public actor PlayerService {
         try optionsChanged()
     }
 
-    private func optionsChanged() throws {
+    public func setStopAfterTrack(_ mode: StopAfterTrack) throws {
+        modes.stopAfterTrack = mode
+        try optionsChanged()
+    }
+
+    func optionsChanged() throws {
         publish(.options(.modes(modes)))
         try refreshNext()
         save()
@@ -218,7 +224,7 @@ public actor PlayerService {
             if let after = try following(entry, manual: true) { return try start(after, at: 0) }
             return stop()
         }
-        borderEntry = nil
+        border = nil
         // What was handed before is replaced: an engine event about it still on its way (a `started` of the track a
         // `next` began, reaching us after the `previous` that followed) must not make it current again.
         handed = handed.filter { $0.key == item.token }
@@ -235,9 +241,13 @@ public actor PlayerService {
     /// Tells the engine what follows the entry handed over as `token`.
     func handNext(after entry: QueueEntry, token: UInt64) throws {
         var next = try following(entry, manual: false)
-        if let candidate = next, modes.stopAfterAlbum, candidate.track.albumID != entry.track.albumID {
+        if let candidate = next, modes.stopAfterTrack != .off, modes.repeatMode != .one {
+            // Stop after the track: the engine runs out at its end; `.idle` then stops at the next entry.
+            border = (candidate, .stopped)
+            next = nil
+        } else if let candidate = next, modes.stopAfterAlbum, candidate.track.albumID != entry.track.albumID {
             // Stop after the album: the engine runs out at the border; `.idle` then pauses there.
-            borderEntry = candidate
+            border = (candidate, .paused)
             next = nil
         }
         let item = try next.flatMap { try engineItem(for: $0, at: 0) }
@@ -245,10 +255,11 @@ public actor PlayerService {
         engine.setNext(item, after: token)
     }
 
-    /// The entry that plays after the current one, as handed to the engine (MPD's `nextsong`); nil when stopped.
+    /// The entry that plays after the current one, as handed to the engine (MPD's `nextsong`), or where playback will
+    /// wait after it (stop after the track or album); nil when stopped.
     public func upcomingEntry() throws -> QueueEntry? {
-        guard state != .stopped, let upcoming else { return nil }
-        return try store.queueEntry(id: upcoming.id)
+        guard state != .stopped, let next = upcoming ?? border?.entry else { return nil }
+        return try store.queueEntry(id: next.id)
     }
 
     /// What plays after the current entry under the modes (MPD's `nextsong`): while playing or paused, the entry handed
@@ -265,7 +276,7 @@ public actor PlayerService {
     func refreshNext() throws {
         guard state != .stopped, let current, let token = currentToken,
               let fresh = try store.queueEntry(id: current.id) else { return }
-        borderEntry = nil
+        border = nil
         try handNext(after: fresh, token: token)
     }
 

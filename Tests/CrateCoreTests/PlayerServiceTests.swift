@@ -128,6 +128,29 @@ import CrateStorage
         await player.shutdown()
     }
 
+    @Test func stopAfterTrackStopsAtTheNextEntryAndOnceTurnsItselfOff() async throws {
+        let (runtime, a, _) = try runtime(seconds: 0.2)
+        let player = try await PlayerService.start(runtime: runtime, output: "null")
+        try await player.setStopAfterTrack(.always)
+        try await player.playAlbum(a[0].albumID)
+        var status = try await waitFor(player) { $0.state == .stopped }
+        #expect(status.entry?.track.title == "A2" && status.elapsed == 0 && status.modes.stopAfterTrack == .always)
+        #expect(try await player.history().map(\.track.title) == ["A1"])
+        // Play goes on from there; once stops after that track and turns itself off.
+        try await player.setStopAfterTrack(.once)
+        try await player.play()
+        status = try await waitFor(player) { $0.state == .stopped && $0.modes.stopAfterTrack == .off }
+        #expect(status.entry?.track.title == "A3")
+        #expect(try await player.history().map(\.track.title) == ["A2", "A1"])
+        // Repeat one wins: with it the track plays again rather than stopping.
+        try await player.setRepeat(.one)
+        try await player.setStopAfterTrack(.always)
+        try await player.play()
+        try await waitUntilAsync("A3 played again under repeat one", seconds: 120) { try await player.history().count >= 4 }
+        #expect(try await player.history().prefix(2).map(\.track.title) == ["A3", "A3"])
+        await player.shutdown()
+    }
+
     @Test func shuffleNeverReordersAnAlbumStartedWithPlayAlbum() async throws {
         let (runtime, a, _) = try runtime(seconds: 0.2)
         let player = try await PlayerService.start(runtime: runtime, output: "null")

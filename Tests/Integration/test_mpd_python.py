@@ -150,6 +150,21 @@ def test_repeat_random_single(client):
     client.repeat(0)
     client.random(0)
     assert modes() == ("0", "0", "0")
+    # single without repeat stays single (stop after the song), and repeat on top of it is repeat-one (issue 31).
+    client.single(1)
+    assert modes() == ("0", "0", "1")
+    client.repeat(1)
+    assert modes() == ("1", "0", "1")
+    client.repeat(0)
+    assert modes() == ("0", "0", "1")
+    client.single("oneshot")
+    assert modes() == ("0", "0", "oneshot")
+    client.single(0)
+    assert modes() == ("0", "0", "0")
+    assert ack(client.single, "2") == "[2@0] {single} Unrecognized single mode, expected 0, 1, or oneshot"
+    client.replay_gain_mode("album")
+    assert client.replay_gain_status() == "album"
+    assert ack(client.replay_gain_mode, "loud") == "[2@0] {replay_gain_mode} Unrecognized replay gain mode"
     assert ack(client.repeat, 2) == "[2@0] {repeat} Boolean (0/1) expected: 2"
     assert ack(client.random, "yes") == "[2@0] {random} Boolean (0/1) expected: yes"
 

@@ -8,6 +8,12 @@ public enum RepeatMode: String, Sendable, Codable, CaseIterable {
     case off, all, one
 }
 
+/// Stopping when the playing track ends (MPD's `single` without repeat): never, after every track, or after this
+/// one only (then the mode turns itself off, as MPD's `single oneshot`). Repeat one wins over it: the track repeats.
+public enum StopAfterTrack: String, Sendable, Codable, CaseIterable {
+    case off, always, once
+}
+
 /// Why a library entry cannot be played.
 public enum MissingReason: String, Sendable, Codable, CaseIterable {
     case notFound = "not_found"
@@ -50,13 +56,27 @@ public struct PlayerModes: Sendable, Hashable, Codable {
     public var repeatMode: RepeatMode = .off
     public var shuffle = false
     public var stopAfterAlbum = false
+    public var stopAfterTrack: StopAfterTrack = .off
+    /// The loudness mode chosen while running (MPD's `replay_gain_mode`); nil follows `player.replaygain`.
+    public var loudness: LoudnessMode?
     /// 0–100, software gain.
     public var volume = 100
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case repeatMode = "repeat", shuffle, stopAfterAlbum, volume
+        case repeatMode = "repeat", shuffle, stopAfterAlbum, stopAfterTrack, loudness, volume
+    }
+
+    /// Modes saved before a mode existed read as that mode's default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        repeatMode = try c.decodeIfPresent(RepeatMode.self, forKey: .repeatMode) ?? .off
+        shuffle = try c.decodeIfPresent(Bool.self, forKey: .shuffle) ?? false
+        stopAfterAlbum = try c.decodeIfPresent(Bool.self, forKey: .stopAfterAlbum) ?? false
+        stopAfterTrack = try c.decodeIfPresent(StopAfterTrack.self, forKey: .stopAfterTrack) ?? .off
+        loudness = try c.decodeIfPresent(LoudnessMode.self, forKey: .loudness)
+        volume = try c.decodeIfPresent(Int.self, forKey: .volume) ?? 100
     }
 }
 

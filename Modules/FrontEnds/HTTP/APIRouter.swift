@@ -25,7 +25,7 @@ enum APIRouter {
         api.get("albums/:id/tracks") { _, context in try runtime.collection.tracks(albumID: try album(runtime, context).id) }
         PlayerRoutes.add(to: api, player: player, store: runtime,
                          eventClients: EventClients(limit: runtime.settings.http.maxEventClients))
-        LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs)
+        LibraryRoutes.add(to: api, runtime: runtime, jobs: jobs, player: player)
         FindingRoutes.add(to: api, runtime: runtime)
         PlaylistRoutes.add(to: api, runtime: runtime, player: player)
         StationRoutes.add(to: api, runtime: runtime, player: player)

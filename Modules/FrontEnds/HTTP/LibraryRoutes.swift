@@ -18,7 +18,7 @@ enum LibraryRoutes {
         var diagnostics: LibraryDiagnostics
     }
 
-    static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, jobs: LibraryJobs) {
+    static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService) {
         let library = runtime.library
         api.get("library/status") { _, _ in
             Status(importMode: library.currentImportMode(), deleteOriginals: runtime.settings.deleteOriginals,
@@ -48,7 +48,7 @@ enum LibraryRoutes {
             return try library.cleanOrphans(dryRun: body?.dryRun ?? false)
         }
         api.post("library/repair") { _, _ in try library.repair() }
-        LoudnessRoutes.add(to: api, runtime: runtime, jobs: jobs)
+        LoudnessRoutes.add(to: api, runtime: runtime, jobs: jobs, player: player)
 
         api.get("tracks/:id") { _, context in
             let id = try trackID(context)

@@ -8,10 +8,11 @@ public import Hummingbird
 /// report in the job's `loudness`); the values answer directly.
 enum LoudnessRoutes {
 
-    static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, jobs: LibraryJobs) {
+    static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime, jobs: LibraryJobs, player: PlayerService) {
         let loudness = runtime.library.loudness
         api.get("library/loudness") { _, _ in
-            Summary(summary: try loudness.summary(), policy: runtime.settings.loudness)
+            // The policy in effect: the configured one, with the mode chosen while running (MPD's replay_gain_mode).
+            Summary(summary: try loudness.summary(), policy: await player.loudnessPolicy)
         }
         api.post("library/loudness/scan") { request, context in
             let body = try await PlayerRoutes.optionalBody(API.LoudnessScan.self, request, context)

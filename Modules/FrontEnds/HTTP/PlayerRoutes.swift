@@ -44,6 +44,8 @@ enum PlayerRoutes {
             if let mode = body.repeat { try await player.setRepeat(mode) }
             if let on = body.shuffle { try await player.setShuffle(on) }
             if let on = body.stopAfterAlbum { try await player.setStopAfterAlbum(on) }
+            if let mode = body.stopAfterTrack { try await player.setStopAfterTrack(mode) }
+            if let mode = body.loudness { try await player.setLoudnessMode(mode) }
             return try await player.status()
         }
 

@@ -116,16 +116,23 @@ struct MPDCommands: Sendable {
         case "volume": await player.setVolume(try Self.number(args, 0, in: -100...100), relative: true)
         case "getvol": return "volume: \(try await player.status().modes.volume)\n"
         case "repeat":
-            let on = try Self.boolean(args, 0), modes = try await player.status().modes
-            try await player.setRepeat(on ? (modes.repeatMode == .one ? .one : .all) : .off)
+            let modes = try await player.status().modes
+            try await setRepeatAndSingle(repeat: try Self.boolean(args, 0), single: Self.single(modes))
         case "single":
-            // Crate's "repeat one" is MPD's repeat + single; single alone (stop after the song) has no counterpart.
-            let on = try Self.boolean(args, 0), modes = try await player.status().modes
-            if on {
-                try await player.setRepeat(.one)
-            } else if modes.repeatMode == .one {
-                try await player.setRepeat(.all)
+            let modes = try await player.status().modes
+            let single: String
+            switch try Self.argument(args, 0) {
+            case "0", "1", "oneshot": single = try Self.argument(args, 0)
+            case _: throw MPDError(.argument, "Unrecognized single mode, expected 0, 1, or oneshot")
             }
+            try await setRepeatAndSingle(repeat: modes.repeatMode != .off, single: single)
+        case "replay_gain_mode":
+            let text = try Self.argument(args, 0)
+            guard let mode = LoudnessMode(rawValue: text) else {
+                throw MPDError(.argument, "Unrecognized replay gain mode")
+            }
+            try await player.setLoudnessMode(mode)
+        case "replay_gain_status": return "replay_gain_mode: \(await player.loudnessPolicy.mode.rawValue)\n"
         case "random": try await player.setShuffle(try Self.boolean(args, 0))
         case "consume":
             guard try !Self.boolean(args, 0) else {
@@ -190,7 +197,7 @@ struct MPDCommands: Sendable {
             volume: \(modes.volume)
             repeat: \(modes.repeatMode == .off ? 0 : 1)
             random: \(modes.shuffle ? 1 : 0)
-            single: \(modes.repeatMode == .one ? 1 : 0)
+            single: \(Self.single(modes))
             consume: 0
             partition: default
             playlist: \(playlistVersion.value)
@@ -273,6 +280,27 @@ struct MPDCommands: Sendable {
 
     static func optionalNumber(_ args: [String], _ i: Int) throws(MPDError) -> Int? {
         i < args.count ? try number(args, i) : nil
+    }
+
+    /// MPD's `single` (0, 1 or oneshot) of Crate's modes: Crate's repeat one is MPD's repeat with single; MPD's single
+    /// without repeat is Crate's stop after the track.
+    static func single(_ modes: PlayerModes) -> String {
+        if modes.repeatMode == .one { return "1" }
+        switch modes.stopAfterTrack {
+        case .off: return "0"
+        case .always: return "1"
+        case .once: return "oneshot"
+        }
+    }
+
+    /// MPD's repeat and single as Crate's modes. Repeat with single oneshot (MPD: the song once more, then single is
+    /// off) becomes repeat all with a stop after this track: Crate has no "repeat once".
+    private func setRepeatAndSingle(repeat: Bool, single: String) async throws {
+        let repeatMode: RepeatMode = !`repeat` ? .off : single == "1" ? .one : .all
+        let stop: StopAfterTrack = single == "oneshot" ? .once : (single == "1" && !`repeat`) ? .always : .off
+        let modes = try await player.status().modes
+        if modes.repeatMode != repeatMode { try await player.setRepeat(repeatMode) }
+        if modes.stopAfterTrack != stop { try await player.setStopAfterTrack(stop) }
     }
 
     static func boolean(_ args: [String], _ i: Int) throws(MPDError) -> Bool {
