@@ -108,3 +108,24 @@ def test_the_daemons_own_page_may(crate_home, page):
     assert answer == {"status": 200, "volume": 42}
     assert crate_home.get("/api/v1/player")["modes"]["volume"] == 42
     assert page.console_errors == []
+
+
+def test_a_body_over_the_limit_gets_its_413_in_the_browser(crate_home, page):
+    """Issue 31: Chromium's fetch sends a large body whole (no `Expect: 100-continue`); the daemon reads and drops
+    what is over http.max_body_bytes and answers 413 at once, closing the connection. The page's next call works."""
+    crate_home.start()
+    page.goto(crate_home.base + "/login")
+    answers = page.evaluate("""async () => {
+        const answers = [];
+        for (const size of [1100000, 5000000, 50000000]) {
+            const body = '{"trackIDs": [], "padding": "' + "x".repeat(size) + '"}';
+            const r = await fetch("/api/v1/queue", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+            answers.push([r.status, (await r.json()).error.code]);
+        }
+        const after = await fetch("/api/v1/health");
+        answers.push([after.status, (await after.json()).status]);
+        return answers;
+    }""")
+    assert answers == [[413, "body_too_large"]] * 3 + [[200, "ok"]]
+    # The three refusals were expected: nothing else failed.
+    assert [r for r in page.failed_requests if ": 413" not in r] == []

@@ -6,6 +6,7 @@ The library: Band/Record (3 songs, a cover, genre Rock, 2001) and Other/Tape (2 
 second song has LRC lyrics)."""
 import asyncio
 import hashlib
+import json
 import subprocess
 import time
 import urllib.parse
@@ -127,6 +128,21 @@ def test_ping_with_every_way_to_sign_in(server):
             unknown_key.ping()
     finally:
         unknown_key.cleanup()
+
+
+def test_a_large_body_gets_its_answer(server):
+    """Issue 31: a form body over 1 MiB, and a body of another type (never used), are read and dropped, so a client
+    that sends its whole body first (urllib) gets the answer instead of blocking: the error in the envelope for the
+    form, the answer for the other. 20 s is a hang guard."""
+    query = urllib.parse.urlencode([("u", ALICE[0]), ("p", ALICE[1]), ("v", "1.16.1"), ("c", "crate-tests"), ("f", "json")])
+    for content_type, data, status in [("application/x-www-form-urlencoded", b"pad=" + b"x" * 5_000_000, "failed"),
+                                       ("application/octet-stream", b"x" * 5_000_000, "ok")]:
+        request = urllib.request.Request(f"http://127.0.0.1:{server.port}/rest/ping?{query}", data=data, method="POST",
+                                         headers={"Content-Type": content_type})
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            envelope = json.loads(answer.read())["subsonic-response"]
+        assert envelope["status"] == status, envelope
+    assert server.xml("ping").get("status") == "ok"
 
 
 def test_envelope_in_both_formats(server, alice):

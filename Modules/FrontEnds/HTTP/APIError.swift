@@ -9,6 +9,8 @@ struct APIError: Error, HTTPResponseError {
     let status: HTTPResponse.Status
     let code: String
     let message: String
+    /// Answered with `Connection: close` (a body too large to read on).
+    var closesConnection = false
 
     init(_ status: HTTPResponse.Status, code: String, _ message: String) {
         self.status = status
@@ -18,8 +20,9 @@ struct APIError: Error, HTTPResponseError {
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try JSONEncoder().encode(["error": ["code": code, "message": message]])
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: .init(bytes: body)))
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if closesConnection { headers[.connection] = "close" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: .init(bytes: body)))
     }
 }
 

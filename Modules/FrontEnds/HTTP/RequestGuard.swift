@@ -24,6 +24,16 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         var response: Response
         do {
             response = try await screen(request, context: context, next: next)
+        } catch let refusal as Refusal {
+            response = try refusal.error.response(from: request, context: context)
+            for field in refusal.headers { response.headers.append(field) }
+            if Self.hasBody(request) {
+                // Refused before its body was read: read and drop it first (see `collect`), then close.
+                _ = try? await Self.within(seconds: policy.http.idleTimeoutSeconds) { [request] in
+                    try await Self.collect(request.body, limit: 0)
+                }
+                response.headers[.connection] = "close"
+            }
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
@@ -31,34 +41,44 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
+    /// A refusal made before the request's body was read (Host, token, origin, body type).
+    private struct Refusal: Error {
+        var error: APIError
+        var headers: HTTPFields = [:]
+    }
+
+    static func hasBody(_ request: Request) -> Bool {
+        if let length = request.headers[.contentLength].flatMap(Int.init) { return length > 0 }
+        return request.headers[.transferEncoding] != nil
+    }
+
     private func screen(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority
         guard policy.allows(host: authority) else {
-            throw refuse(request, .misdirectedRequest, "unknown_host",
-                         "this daemon does not answer to the host name '\(authority ?? "")'; add it to http.allowed_hosts to allow it",
-                         why: "Host \(authority ?? "(none)")")
+            throw Refusal(error: refuse(request, .misdirectedRequest, "unknown_host",
+                                        "this daemon does not answer to the host name '\(authority ?? "")'; add it to http.allowed_hosts to allow it",
+                                        why: "Host \(authority ?? "(none)")"))
         }
         let origin = request.headers[.origin]
         if request.method == .options { return try preflight(request, origin: origin) }
         if policy.tokenRequired && !Self.openPaths.contains(request.uri.path) && !authorized(request) {
-            let error = refuse(request, .unauthorized, "unauthorized",
-                               "this daemon needs its token: send 'Authorization: Bearer TOKEN' (http.token), or sign in at /login",
-                               why: "no valid token")
-            var response = try error.response(from: request, context: context)
-            response.headers[.wwwAuthenticate] = "Bearer realm=\"crated\""
-            return response
+            throw Refusal(error: refuse(request, .unauthorized, "unauthorized",
+                                        "this daemon needs its token: send 'Authorization: Bearer TOKEN' (http.token), or sign in at /login",
+                                        why: "no valid token"),
+                          headers: [.wwwAuthenticate: "Bearer realm=\"crated\""])
         }
         guard Self.changesState(request.method) else { return try await next(request, context) }
 
         if let origin {
             guard policy.isOwnOrigin(origin, host: authority) || policy.corsOrigins.contains(origin.lowercased()) else {
-                throw refuse(request, .forbidden, "cross_origin",
-                             "requests that change state must come from this daemon's own page (origin \(origin) is not; http.cors_origins lists others)",
-                             why: "cross-origin, Origin \(origin)")
+                throw Refusal(error: refuse(request, .forbidden, "cross_origin",
+                                            "requests that change state must come from this daemon's own page (origin \(origin) is not; http.cors_origins lists others)",
+                                            why: "cross-origin, Origin \(origin)"))
             }
         } else if let site = request.headers[Self.secFetchSite], site != "same-origin", site != "none" {
-            throw refuse(request, .forbidden, "cross_origin", "requests that change state must come from this daemon's own page (Sec-Fetch-Site: \(site))",
-                         why: "cross-site, Sec-Fetch-Site \(site)")
+            throw Refusal(error: refuse(request, .forbidden, "cross_origin",
+                                        "requests that change state must come from this daemon's own page (Sec-Fetch-Site: \(site))",
+                                        why: "cross-site, Sec-Fetch-Site \(site)"))
         }
         return try await next(try await screenBody(request), context)
     }
@@ -68,25 +88,23 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         let limit = policy.http.maxBodyBytes
         let contentType = request.headers[.contentType]
         if let contentType, !Self.isJSON(contentType) {
-            throw refuse(request, .unsupportedMediaType, "unsupported_media_type",
-                         "request bodies must be JSON (Content-Type: application/json), not \(contentType)", why: "Content-Type \(contentType)")
+            throw Refusal(error: refuse(request, .unsupportedMediaType, "unsupported_media_type",
+                                        "request bodies must be JSON (Content-Type: application/json), not \(contentType)",
+                                        why: "Content-Type \(contentType)"))
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw tooLarge(request, limit)
-        }
+        let declaredTooLarge = request.headers[.contentLength].flatMap(Int.init).map { $0 > limit } ?? false
         var request = request
         let seconds = policy.http.idleTimeoutSeconds
-        let buffer: ByteBuffer
+        let collected: ByteBuffer?
         do {
-            buffer = try await Self.within(seconds: seconds) { [request] in
-                var copy = request
-                return try await copy.collectBody(upTo: limit)
+            collected = try await Self.within(seconds: seconds) { [request] in
+                try await Self.collect(request.body, limit: declaredTooLarge ? 0 : limit)
             }
-        } catch is NIOTooManyBytesError {
-            throw tooLarge(request, limit)
         } catch is BodyTimeout {
+            if declaredTooLarge { throw tooLarge(request, limit) }
             throw refuse(request, .requestTimeout, "request_timeout", "the request body did not arrive within \(seconds) s", why: "slow body")
         }
+        guard let buffer = collected else { throw tooLarge(request, limit) }
         if buffer.readableBytes > 0 && contentType == nil {
             throw refuse(request, .unsupportedMediaType, "unsupported_media_type",
                          "request bodies must be JSON: send Content-Type: application/json", why: "body without Content-Type")
@@ -142,9 +160,29 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     }
 
+    /// A 413 that closes the connection (the rest of the body has been read and dropped: see `collect`).
     private func tooLarge(_ request: Request, _ limit: Int) -> APIError {
-        refuse(request, .contentTooLarge, "body_too_large",
-               "the request body is larger than \(limit) bytes (http.max_body_bytes)", why: "body over \(limit) bytes")
+        var error = refuse(request, .contentTooLarge, "body_too_large",
+                           "the request body is larger than \(limit) bytes (http.max_body_bytes)", why: "body over \(limit) bytes")
+        error.closesConnection = true
+        return error
+    }
+
+    /// The body, or nil when it is over `limit` bytes. The rest of a body over the limit is still read, and dropped,
+    /// so that a client that sends its whole body before reading the answer (browsers, urllib: no `Expect:
+    /// 100-continue`) gets to the 413 instead of blocking on a full socket. The caller bounds the time this takes
+    /// (`http.idle_timeout`), which bounds the bytes too (nginx's lingering close does the same).
+    static func collect(_ body: RequestBody, limit: Int) async throws -> ByteBuffer? {
+        var buffer = ByteBuffer()
+        var seen = 0
+        for try await part in body {
+            seen += part.readableBytes
+            if seen <= limit {
+                var part = part
+                buffer.writeBuffer(&part)
+            }
+        }
+        return seen > limit ? nil : buffer
     }
 
     /// Logs a refusal (never a header's value that could be a secret) and builds its JSON error.

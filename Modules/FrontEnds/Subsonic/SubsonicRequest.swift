@@ -13,18 +13,30 @@ struct SubsonicParameters: Sendable {
         for (name, value) in pairs { values[name, default: []].append(value) }
     }
 
+    /// The most of a body read and dropped: one over `maximumBody`, or one that is not a form. Read, so a client
+    /// that sends its whole body before reading the answer gets the answer instead of blocking on a full socket.
+    static let drainedBody = 64 << 20
+
     /// The parameters of a request: its query, and its body when it is a form POST (bounded by `maximumBody`).
     static func read(_ request: inout Request) async throws -> SubsonicParameters {
         var pairs = decodeForm(request.uri.query ?? "")
-        if request.method == .post,
-           request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-            let body: ByteBuffer
-            do {
-                body = try await request.collectBody(upTo: maximumBody)
-            } catch {
+        let isForm = request.method == .post
+            && request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        var form = ByteBuffer()
+        var seen = 0
+        for try await part in request.body {
+            seen += part.readableBytes
+            if isForm && seen <= maximumBody {
+                var part = part
+                form.writeBuffer(&part)
+            }
+            if seen > maximumBody + drainedBody { break }
+        }
+        if isForm {
+            guard seen <= maximumBody else {
                 throw SubsonicError(.generic, "the form body is larger than \(maximumBody / 1024) KiB: send fewer parameters at once")
             }
-            pairs += decodeForm(String(buffer: body))
+            pairs += decodeForm(String(buffer: form))
         }
         return SubsonicParameters(pairs)
     }
