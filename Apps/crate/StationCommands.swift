@@ -58,12 +58,23 @@ struct StationPlay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "play", abstract: "Play a station through the daemon (replaces the queue).")
     @OptionGroup var options: DaemonOptions
     @Argument(help: "Station id or name.") var station: String
+    @OptionGroup var wait: StreamWait
 
     func run() async throws {
         let client = try await options.runningClient()
         let found = try await userFacingAsync { try await options.global.runtime().collection.resolveStation(station) }
-        try options.show(try await client.command("stations/\(found.id)/play"))
+        try options.show(try await client.command("stations/\(found.id)/play", API.PlayStation(wait: wait.seconds)))
     }
+}
+
+/// How long a stream command waits for the stream's first sound before answering.
+struct StreamWait: ParsableArguments {
+    @Option(name: .customLong("wait"), help: ArgumentHelp(
+        "Seconds to wait for the first sound; a stream that fails says why and the command exits 1 (0: do not wait).",
+        valueName: "seconds"))
+    var wait: Double = 10
+
+    var seconds: Double? { wait > 0 ? min(wait, 60) : nil }
 }
 
 struct PlayURL: AsyncParsableCommand {
@@ -71,9 +82,10 @@ struct PlayURL: AsyncParsableCommand {
         commandName: "play-url", abstract: "Play a stream or a file on a web server (replaces the queue).")
     @OptionGroup var options: DaemonOptions
     @Argument(help: "http or https URL (radio playlists .pls, .m3u, .xspf too).") var url: String
+    @OptionGroup var wait: StreamWait
 
     func run() async throws {
         _ = try userFacing { try Station.streamURL(url) }
-        try options.show(try await options.runningClient().command("queue/play-url", API.PlayURL(url: url)))
+        try options.show(try await options.runningClient().command("queue/play-url", API.PlayURL(url: url, wait: wait.seconds)))
     }
 }

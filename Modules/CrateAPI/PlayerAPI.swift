@@ -102,9 +102,22 @@ extension API {
     /// `POST queue/play-url`: a stream's or radio playlist's URL.
     public struct PlayURL: Codable, Sendable, Hashable {
         public var url: String
+        /// Seconds to wait for the stream's first sound (at most 60); the answer is then the status, or an error with
+        /// the reason it cannot play. Absent or 0: answered at once, while the stream is still being opened.
+        public var wait: Double?
 
-        public init(url: String) {
+        public init(url: String, wait: Double? = nil) {
             self.url = url
+            self.wait = wait
+        }
+    }
+
+    /// `POST stations/{id}/play`, optional: as `PlayURL.wait`.
+    public struct PlayStation: Codable, Sendable, Hashable {
+        public var wait: Double?
+
+        public init(wait: Double? = nil) {
+            self.wait = wait
         }
     }
 

@@ -7,6 +7,10 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case nothingPlaying
     case invalidValue(String)
     case noSuchHistoryEntry(index: Int, count: Int)
+    /// A stream that could not be played: the server's answer, not audio, no decoder…
+    case streamFailed(url: String, reason: String)
+    /// A stream that made no sound in time (it may still come).
+    case streamTimedOut(url: String, seconds: Double)
 
     public var description: String {
         switch self {
@@ -17,6 +21,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nothingPlaying: "nothing is playing"
         case let .invalidValue(text): text
         case let .noSuchHistoryEntry(index, count): "no history entry \(index) (history has \(count))"
+        case let .streamFailed(url, reason): reason.contains(url) ? "cannot play it: \(reason)" : "cannot play \(url): \(reason)"
+        case let .streamTimedOut(url, seconds): "\(url) made no sound within \(Int(seconds)) s (it may still start: crate status tells)"
         }
     }
 

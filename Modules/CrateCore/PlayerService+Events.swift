@@ -26,6 +26,7 @@ extension PlayerService {
                 if state != .paused { state = .playing }
                 try publishTrack(.playing, entry.track)
                 save()
+                soundWaiters.removeValue(forKey: item.token)?.resume(returning: .started)
             case .finished(let item):
                 guard let entry = handed.removeValue(forKey: item.token) else { return }
                 if item.token != currentToken { applied.removeValue(forKey: item.token) }
@@ -33,6 +34,7 @@ extension PlayerService {
                 try store.saveTrackPosition(trackID: entry.track.id, seconds: 0)
                 try publishTrack(.finished, entry.track)
             case let .failed(item, reason):
+                soundWaiters.removeValue(forKey: item.token)?.resume(returning: .failed(reason))
                 guard let entry = handed.removeValue(forKey: item.token) else { return }
                 if item.token != currentToken { applied.removeValue(forKey: item.token) }
                 try flagSkip(entry.track, reason: reason, missing: Self.classify(item.url))
@@ -42,6 +44,8 @@ extension PlayerService {
                     try start(after, at: 0)
                 }
             case .idle:
+                for waiter in soundWaiters.values { waiter.resume(returning: .failed("the stream ended before it made a sound")) }
+                soundWaiters.removeAll()
                 handed.removeAll()
                 applied.removeAll()
                 currentToken = nil

@@ -27,6 +27,8 @@ public actor PlayerService {
     /// Where playback stands when the engine is not playing (paused, stopped, restored).
     var heldElapsed = 0.0
     var lastSkip: SkipNotice?
+    /// Who waits for an item's first sound or its failure (`playURL(_:waitSeconds:)`), by the item's token.
+    var soundWaiters: [UInt64: CheckedContinuation<SoundOutcome, Never>] = [:]
     /// The newest in-band title of each stream track played (internet radio), for status.
     var streamTitles: [Int64: String] = [:]
     /// With stop-after-album or stop-after-track: the entry where playback waits (the next album's first track,
@@ -228,6 +230,10 @@ public actor PlayerService {
         // What was handed before is replaced: an engine event about it still on its way (a `started` of the track a
         // `next` began, reaching us after the `previous` that followed) must not make it current again.
         handed = handed.filter { $0.key == item.token }
+        for (token, waiter) in soundWaiters where token != item.token {
+            waiter.resume(returning: .failed("another play command replaced it"))
+            soundWaiters.removeValue(forKey: token)
+        }
         current = entry
         currentToken = item.token
         heldElapsed = seconds

@@ -29,15 +29,18 @@ extension AppSuites {
             #expect(try app.crate("fav", "track", "\(station.trackID)", env: daemon.env).status == 0)
             #expect(try app.crate("stations", "--json").stdout.contains("\"favorite\" : true"))
 
-            // play-url queues the stream as the only entry; its track names the URL.
-            let played = try app.crate("play-url", "http://127.0.0.1:9/adhoc.ogg", "--json", env: daemon.env)
+            // play-url waits for the first sound: nothing listens on port 9, so it says why and fails.
+            let failed = try app.crate("play-url", "http://127.0.0.1:9/adhoc.ogg", env: daemon.env)
+            #expect(failed.status == 1 && failed.stderr.contains("cannot play") && failed.stderr.contains("127.0.0.1:9"), "\(failed.stderr)")
+            // Without waiting it queues the stream as the only entry; its track names the URL.
+            let played = try app.crate("play-url", "http://127.0.0.1:9/adhoc.ogg", "--wait", "0", "--json", env: daemon.env)
             #expect(played.status == 0, "\(played.stderr)")
             let queue = try SecurityTests.call(daemon.port, "GET", "/api/v1/queue").json
             let entries = queue["entries"] as? [[String: Any]] ?? []
             let track = entries.first?["track"] as? [String: Any]
             #expect(entries.count == 1 && (track?["ref"] as? [String: Any])?["id"] as? String == "http://127.0.0.1:9/adhoc.ogg", "\(queue)")
             // Playing the saved station replaces the queue with it.
-            #expect(try app.crate("stations", "play", "loopback", env: daemon.env).status == 0)
+            #expect(try app.crate("stations", "play", "loopback", "--wait", "0", env: daemon.env).status == 0)
             let now = try SecurityTests.call(daemon.port, "GET", "/api/v1/queue").json["entries"] as? [[String: Any]] ?? []
             #expect((now.first?["track"] as? [String: Any])?["title"] as? String == "Loopback FM")
 

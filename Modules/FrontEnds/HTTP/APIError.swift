@@ -34,8 +34,13 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             throw error
         } catch let error as PlayerError {
-            throw APIError(error.isNotFound ? .notFound : .badRequest, code: error.isNotFound ? "not_found" : "bad_request",
-                           error.description)
+            switch error {
+            case .streamFailed: throw APIError(.badGateway, code: "stream_failed", error.description)
+            case .streamTimedOut: throw APIError(.gatewayTimeout, code: "stream_timeout", error.description)
+            default:
+                throw APIError(error.isNotFound ? .notFound : .badRequest, code: error.isNotFound ? "not_found" : "bad_request",
+                               error.description)
+            }
         } catch let error as LibraryError {
             let (status, code): (HTTPResponse.Status, String) = switch error {
             case .notFound, .noFile, .notInLibrary: (.notFound, "not_found")

@@ -25,13 +25,21 @@ enum StationRoutes {
             try collection.removeStation(id: id)
             return Response(status: .noContent)
         }
-        api.post("stations/:id/play") { _, context in
-            try await player.playStation(try id(context))
-            return try await player.status()
+        api.post("stations/:id/play") { request, context in
+            let wait = try await PlayerRoutes.optionalBody(API.PlayStation.self, request, context)?.wait ?? 0
+            guard wait > 0 else {
+                try await player.playStation(try id(context))
+                return try await player.status()
+            }
+            return try await player.playStation(try id(context), waitSeconds: min(wait, 60))
         }
         api.post("queue/play-url") { request, context in
-            try await player.playURL(try await request.decode(as: API.PlayURL.self, context: context).url)
-            return try await player.status()
+            let body = try await request.decode(as: API.PlayURL.self, context: context)
+            guard let wait = body.wait, wait > 0 else {
+                try await player.playURL(body.url)
+                return try await player.status()
+            }
+            return try await player.playURL(body.url, waitSeconds: min(wait, 60))
         }
     }
 

@@ -33,6 +33,7 @@ struct MPDCommands: Sendable {
             case .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry: throw MPDError(.noExist, error.description)
             case .emptyQueue, .nothingPlaying: throw MPDError(.playerSync, "Not playing")
             case .invalidValue: throw MPDError(.argument, error.description)
+            case .streamFailed, .streamTimedOut: throw MPDError(.system, error.description)
             }
         } catch {
             throw MPDError(.system, ErrorText.describe(error))
