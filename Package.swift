@@ -56,6 +56,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Already in the graph through Hummingbird; named so the daemon can end event streams on shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Already in the graph (through Hummingbird); the CLI's client of the daemon, so no `crate` command
+        // depends on FoundationNetworking's URLSession (libcurl's start-up, Bundle.main's).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -143,7 +146,10 @@ let package = Package(
         // The shapes of crated's HTTP API, declared once for the HTTP front end and its clients.
         .target(name: "CrateAPI", dependencies: ["CrateDomain"], path: "Modules/CrateAPI", swiftSettings: strict),
         // The Swift client of crated's HTTP API: the CLI's, and any other Swift front end's.
-        .target(name: "CrateClient", dependencies: ["CrateDomain", "CrateAPI"], path: "Modules/CrateClient", swiftSettings: strict),
+        .target(name: "CrateClient", dependencies: ["CrateDomain", "CrateAPI", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                    .product(name: "NIOCore", package: "swift-nio"),
+                                                    .product(name: "NIOHTTP1", package: "swift-nio")],
+                path: "Modules/CrateClient", swiftSettings: strict),
 
         // The apps: the CLI, and the daemon's start-up.
         .executableTarget(name: "crate", dependencies: [

@@ -1,8 +1,8 @@
+import AsyncHTTPClient
 public import CrateDomain
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// The Swift client of crated's HTTP API (Docs/HTTP_API.md): the CLI uses it, and so can any other Swift front end.
 /// Answers decode into CrateDomain's types; failures are `DaemonClientError`s in words a user can act on.
@@ -20,9 +20,16 @@ public struct DaemonClient: Sendable {
         self.token = token
     }
 
-    public func authorize(_ request: inout URLRequest) {
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    /// A request to `url` with the daemon's token, when it has one.
+    private func request(_ method: String, _ url: URL) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        return request
     }
+
+    /// The largest answer read (a library's whole album list is far below it).
+    static let largestAnswer = 256 << 20
 
     struct APIErrorBody: Decodable {
         struct Inner: Decodable { var code: String; var message: String }
@@ -49,21 +56,19 @@ public struct DaemonClient: Sendable {
     private func exchange<T: Decodable>(_ method: String, _ path: String, body: Data?, as type: T.Type) async throws -> T {
         // `path` may carry a query ("queue?offset=0"), which appendingPathComponent would escape.
         guard let url = URL(string: path, relativeTo: base) else { throw DaemonClientError.badPath(path) }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = 30
-        authorize(&request)
+        var request = request(method, url)
         if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = .bytes(ByteBuffer(bytes: body))
+            request.headers.add(name: "Content-Type", value: "application/json")
         }
-        let data: Data, response: URLResponse
+        let status: Int, data: Data
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            status = Int(response.status.code)
+            data = Data(try await response.body.collect(upTo: Self.largestAnswer).readableBytesView)
         } catch {
-            throw DaemonClientError.notRunning(address: address, reason: error.localizedDescription)
+            throw DaemonClientError.notRunning(address: address, reason: Self.describe(error))
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             if let api = try? Self.decoder.decode(APIErrorBody.self, from: data) {
                 throw DaemonClientError.refused(status: status, code: api.error.code, message: api.error.message)
@@ -107,13 +112,32 @@ public struct DaemonClient: Sendable {
 
     /// Calls `onLine` for each line of the event stream until the connection ends.
     public func streamEvents(_ onLine: @escaping @Sendable (String) -> Void) async throws {
-        let reader = LineStreamer(onLine: onLine)
-        let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
-        var request = URLRequest(url: base.appendingPathComponent("events"))
-        request.timeoutInterval = 24 * 3600
-        authorize(&request)
-        session.dataTask(with: request).resume()
-        try await reader.finished()
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(request("GET", base.appendingPathComponent("events")), timeout: .hours(24))
+        } catch {
+            throw DaemonClientError.notRunning(address: address, reason: Self.describe(error))
+        }
+        guard response.status == .ok else {
+            throw DaemonClientError.refused(status: Int(response.status.code), code: "http_\(response.status.code)",
+                                            message: "crated answered HTTP \(response.status.code) to the event stream")
+        }
+        var pending: [UInt8] = []
+        for try await part in response.body {
+            pending += part.readableBytesView
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                onLine(String(decoding: pending[..<newline], as: UTF8.self))
+                pending.removeSubrange(...newline)
+            }
+        }
+    }
+
+    /// A failed connection in a few words ("connection refused"), not a type's dump.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError, error == .deadlineExceeded { return "no answer within the time allowed" }
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
+        return text
     }
 }
 
@@ -121,58 +145,12 @@ extension DaemonClient {
     /// Whether crated answers on its address (a refused connection answers at once).
     public func isRunning() async -> Bool {
         guard let url = URL(string: "health", relativeTo: base) else { return false }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        authorize(&request)
         do {
-            let (_, response) = try await URLSession.shared.data(for: request)
-            return (response as? HTTPURLResponse)?.statusCode == 200
+            let response = try await HTTPClient.shared.execute(request("GET", url), timeout: .seconds(2))
+            _ = try await response.body.collect(upTo: Self.largestAnswer)
+            return response.status == .ok
         } catch {
             return false
-        }
-    }
-}
-
-/// Splits a streamed body into lines as it arrives.
-final class LineStreamer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let onLine: @Sendable (String) -> Void
-    private var pending = Data()
-    private let lock = NSLock()
-    private var done: CheckedContinuation<Void, any Error>?
-    private var result: Result<Void, any Error>?
-
-    init(onLine: @escaping @Sendable (String) -> Void) { self.onLine = onLine }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let lines: [String] = lock.withLock {
-            pending.append(data)
-            var out: [String] = []
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                out.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                pending.removeSubrange(pending.startIndex...newline)
-            }
-            return out
-        }
-        lines.forEach(onLine)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let outcome: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
-        let waiting = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-            result = outcome
-            defer { done = nil }
-            return done
-        }
-        waiting?.resume(with: outcome)
-    }
-
-    func finished() async throws {
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            let ready = lock.withLock { () -> Result<Void, any Error>? in
-                if result == nil { done = c }
-                return result
-            }
-            if let ready { c.resume(with: ready) }
         }
     }
 }

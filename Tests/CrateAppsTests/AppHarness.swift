@@ -53,10 +53,29 @@ struct AppHarness {
         try crate(arguments: arguments, env: env, prefix: prefix, input: input)
     }
 
-    func crate(arguments: [String], env: [String: String] = [:], prefix: [String] = [], input: String? = nil) throws -> Result {
-        let binary = Self.binary("crate").path
+    /// Runs `crate` (`binary`: another copy of it) with `arguments`; `prefix` runs it through another program
+    /// (`setpriv` as another user).
+    func crate(arguments: [String], env: [String: String] = [:], prefix: [String] = [], input: String? = nil,
+               binary: URL? = nil) throws -> Result {
+        let binary = (binary ?? Self.binary("crate")).path
         return try runTool(prefix.isEmpty ? binary : "/usr/bin/env", prefix.isEmpty ? arguments : prefix + [binary] + arguments,
                            environment: environment.merging(env) { $1 }, input: input)
+    }
+
+    /// A copy of the `crate` binary, with the resource bundles beside it, in a folder of `home` every user may read
+    /// and run from: the checkout, and so the build folder, may live where other users cannot go (root's home is
+    /// 0700 on Debian).
+    func publicCopyOfCrate() throws -> URL {
+        let original = Self.binary("crate")
+        let folder = home.appendingPathComponent("public-bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = original.deletingLastPathComponent()
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".resources") }
+        for name in ["crate"] + bundles {
+            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        for folder in [home, folder] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        return folder.appendingPathComponent("crate")
     }
 
     /// Makes a small library: a 3-track FLAC album, a 2-track MP3 album (`frames` each, 0.5 s by default), and one

@@ -158,15 +158,18 @@ extension AppSuites {
             let locked = music.appendingPathComponent("Band/Record/02.flac")
             try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
             var prefix: [String] = []
+            var binary = AppHarness.binary("crate")
             if geteuid() == 0 {
                 try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed")
-                // The unprivileged user needs to reach the build folder, the music and the data folder.
+                // The unprivileged user runs a copy of the binary (the checkout may be private), and needs to reach the
+                // music and the data folder.
+                binary = try app.publicCopyOfCrate()
                 try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: app.home.path)
                 app.environment["HOME"] = app.home.path
                 prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-                try #require(AppHarness.binaryIsReachable(by: prefix), "the build folder must be readable by other users")
+                try #require(AppHarness.isReachable(binary, by: prefix), "\(binary.path) must be runnable by other users")
             }
-            let result = try app.crate("import", music.path, prefix: prefix)
+            let result = try app.crate(arguments: ["import", music.path], prefix: prefix, binary: binary)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("failed: \(locked.path): permission denied"))
             #expect(result.stdout.contains("4 tracks"))
@@ -175,12 +178,11 @@ extension AppSuites {
 }
 
 extension AppHarness {
-    /// Whether `prefix` (another user) can execute the built binary; a build folder under a
-    /// private home is not reachable, and then the permission test has nothing to say.
-    static func binaryIsReachable(by prefix: [String]) -> Bool {
+    /// Whether `prefix` (another user) can execute `binary`.
+    static func isReachable(_ binary: URL, by prefix: [String]) -> Bool {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = prefix + [binary("crate").path, "--version"]
+        p.arguments = prefix + [binary.path, "--version"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         guard (try? p.run()) != nil else { return false }

@@ -179,16 +179,19 @@ extension AppSuites {
             let locked = music.appendingPathComponent("Band/Record/02.flac")
             try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
             var prefix: [String] = []
+            var binary = AppHarness.binary("crate")
             if geteuid() == 0 {
                 try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed")
-                // The unprivileged user writes the missing flag: it needs the data folder and the database.
+                // The unprivileged user runs a copy of the binary (the checkout may be private) and writes the missing
+                // flag: it needs the data folder and the database.
+                binary = try app.publicCopyOfCrate()
                 _ = try Fixture.run("chmod", ["-R", "a+rwX", app.home.path])
                 try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
                 app.environment["HOME"] = app.home.path
                 prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-                try #require(AppHarness.binaryIsReachable(by: prefix), "the build folder must be readable by other users")
+                try #require(AppHarness.isReachable(binary, by: prefix), "\(binary.path) must be runnable by other users")
             }
-            let missing = try app.crate("missing", "--check", prefix: prefix)
+            let missing = try app.crate(arguments: ["missing", "--check"], prefix: prefix, binary: binary)
             #expect(missing.status == 0, "\(missing.stderr)")
             #expect(missing.stdout.contains("permission") && missing.stdout.contains("02.flac"), "\(missing.stdout)")
             #expect(missing.stdout.components(separatedBy: "\n").filter { $0.contains("permission") }.count == 1)
