@@ -33,9 +33,9 @@ struct ImportOutput: ParsableArguments {
         if r.originalsKept > 0 {
             lines.append("originals kept: \(r.originalsKept) (copy_then_delete needs permission: --delete-originals or import.delete_originals: true)")
         }
-        for d in r.duplicates { lines.append("  duplicate: \(d.path) (same as \(d.existingPath))") }
+        for d in r.duplicates { lines.append("  duplicate: \(RawFileName.readable(d.path)) (same as \(RawFileName.readable(d.existingPath)))") }
         if r.duplicateCount > r.duplicates.count { lines.append("  … and \(r.duplicateCount - r.duplicates.count) more duplicates") }
-        for f in r.failures { lines.append("  failed: \(f.path): \(f.reason)") }
+        for f in r.failures { lines.append("  failed: \(RawFileName.readable(f.path)): \(f.reason)") }
         if r.failureCount > r.failures.count { lines.append("  … and \(r.failureCount - r.failures.count) more failures (crate import failures)") }
         let failed = Set(r.failures.map { "import: \($0.path): \($0.reason)" })
         let others = warnings.filter { !failed.contains($0) }
@@ -104,7 +104,7 @@ struct Failures: AsyncParsableCommand {
         let failures = try userFacing { try runtime.collection.scanFailures() }
         if output.json { return try printJSON(failures) }
         if failures.isEmpty { return print("No failed imports.") }
-        for f in failures { print("\(f.path): \(f.reason)") }
+        for f in failures { print("\(RawFileName.readable(f.path)): \(f.reason)") }
         print("\(failures.count) failed; `crate import failures --retry` tries them again, --clear forgets them")
     }
 }

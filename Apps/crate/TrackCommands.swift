@@ -50,7 +50,7 @@ struct Delete: AsyncParsableCommand {
     func run() async throws {
         let deleted = try await deleteTracks(options, tracks)
         print("removed \(tracks.count) track\(tracks.count == 1 ? "" : "s") from the library; deleted \(deleted.count) library file\(deleted.count == 1 ? "" : "s")")
-        for path in deleted { print("  deleted \(path)") }
+        for path in deleted { print("  deleted \(RawFileName.readable(path))") }
     }
 }
 
@@ -75,7 +75,7 @@ struct MissingList: AsyncParsableCommand {
         if json { return try printJSON(missing) }
         if missing.isEmpty { return print("No missing tracks.") }
         for m in missing {
-            print("\(pad(String(m.track.id), 6))\(m.reason.rawValue)  \(m.track.artist) — \(m.track.title)  \(m.detail ?? m.track.path ?? "")")
+            print("\(pad(String(m.track.id), 6))\(m.reason.rawValue)  \(m.track.artist) — \(m.track.title)  \(m.detail ?? m.track.path.map { RawFileName.readable($0) } ?? "")")
         }
         print("`crate missing relink TRACK PATH` points a track at its file; `crate missing delete TRACK…` removes it")
     }
@@ -92,7 +92,7 @@ struct Relink: AsyncParsableCommand {
         let request = API.Relink(path: URL(fileURLWithPath: path).standardizedFileURL.path)
         let backend = try await options.backend()
         let t = try await userFacingAsync { try await backend.relink(track: track, request) }
-        print("relinked \(t.id) \(t.title) -> \(t.path ?? "")")
+        print("relinked \(t.id) \(t.title) -> \(t.path.map { RawFileName.readable($0) } ?? "")")
     }
 }
 

@@ -94,8 +94,8 @@ extension PlayerService {
     /// station off the air, a 404) is skipped with its reason but not marked missing: it may be back tomorrow.
     static func classify(_ url: URL) -> MissingReason? {
         guard url.isFileURL else { return nil }
-        if !FileManager.default.fileExists(atPath: url.path) { return .notFound }
-        if !FileManager.default.isReadableFile(atPath: url.path) { return .permission }
+        if !RawFileName.exists(url.path) { return .notFound }
+        if !RawFileName.isReadable(url.path) { return .permission }
         return nil
     }
 }

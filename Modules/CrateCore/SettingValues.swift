@@ -18,7 +18,8 @@ public enum SettingsLoader {
         "http.address", "http.allowed_hosts",
         "http.cors_origins", "http.token", "http.token_file", "http.max_body_bytes", "http.max_event_clients",
         "http.max_connections", "http.idle_timeout", "log.level",
-        "import.mode", "import.delete_originals", "import.folder", "artwork.repair_limit", "artwork.thumbnail_size",
+        "import.mode", "import.delete_originals", "import.folder", "import.filename_charset", "artwork.repair_limit",
+        "artwork.thumbnail_size",
         "player.replaygain", "player.replaygain_preamp", "player.replaygain_prevent_clipping",
     ]
 

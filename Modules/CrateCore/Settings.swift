@@ -25,6 +25,8 @@ public struct Settings: Sendable, Hashable {
     public var artworkRepairLimit: Int
     /// Edge of the square thumbnails made for the wall, in pixels.
     public var thumbnailSize: Int
+    /// How file names that are not UTF-8 are shown (`import.filename_charset`; see `RawFileName`).
+    public var fileNameCharset = FileNameCharset.windows1252
     /// Each plugin's block (`sources.applecatalog` → `storefront` → `gb`), read for the plugins the composition
     /// root lists; the plugins parse and check their own values. Secrets among them are never printed or logged.
     public var pluginValues: [String: [String: String]] = [:]

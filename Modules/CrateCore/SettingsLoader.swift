@@ -86,6 +86,15 @@ extension SettingsLoader {
         }
         if let v = string("import.delete_originals") { s.deleteOriginals = try boolean(v, key: "import.delete_originals") }
         if let v = string("import.folder") { s.importFolder = URL(fileURLWithPath: expandTilde(v), isDirectory: true) }
+        if let v = string("import.filename_charset") {
+            guard let charset = FileNameCharset(rawValue: v.lowercased()) else {
+                throw ConfigError.invalidValue(key: "import.filename_charset", value: v,
+                                               accepted: FileNameCharset.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            s.fileNameCharset = charset
+        }
+        // How this process shows names that are not UTF-8 (one setting for every message and listing).
+        RawFileName.displayCharset = s.fileNameCharset
         s.artworkRepairLimit = try integer("artwork.repair_limit", in: 0...100_000) ?? s.artworkRepairLimit
         s.thumbnailSize = try integer("artwork.thumbnail_size", in: 16...2048) ?? s.thumbnailSize
         (s.pluginValues, s.warnings) = pluginBlocks(plugins, string: string, list: list)

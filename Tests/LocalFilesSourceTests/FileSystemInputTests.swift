@@ -129,15 +129,18 @@ import Testing
         try HardInputs.createFile(named: Array("caf".utf8) + [0xE9] + Array(" \u{00E9}t\u{00E9} \u{FF}.wav".utf8), in: dir, contents: wav)
         // Not audio by its suffix: skipped like any other non-audio file, without a failure.
         try HardInputs.createFile(named: Array("notes".utf8) + [0xFF, 0xFE] + Array(".txt".utf8), in: dir, contents: [1, 2, 3])
-        try HardInputs.createFolder(named: Array("Disc ".utf8) + [0xC3, 0x28], in: dir)
+        // A folder with such a name, and a file in it (made under another name, then renamed byte for byte).
+        let made = try scan.folder("Names/disc")
+        try scan.goodFile(in: made, name: "inside.wav")
+        let disc = dir.path + "/" + RawFileName.string(Array("Disc ".utf8) + [0xC3, 0x28])
+        #expect(RawFileName.withCPath(disc) { rename(made.path, $0) } == 0)
         let result = try scan.scan()
-        #expect(result.fileNames == ["good.wav"])
-        #expect(result.failures == [
-            ScanFailure(path: dir.path + "/Disc \\xc3(", reason: "folder name is not valid UTF-8; rename it to import what it holds"),
-            ScanFailure(path: dir.path + "/caf\\xe9 \u{00E9}t\u{00E9} \u{FF}.wav", reason: "file name is not valid UTF-8; rename it to import it"),
-        ])
+        // Listed, not refused: each byte that is not UTF-8 kept as an escape (RawFileName), read as Windows-1252.
+        #expect(result.fileNames.map { RawFileName.readable($0) } == ["caf\u{E9} \u{E9}t\u{E9} \u{FF}.wav", "good.wav", "inside.wav"])
+        #expect(result.fileNames.first.map(RawFileName.bytes) == Array("caf".utf8) + [0xE9] + Array(" \u{00E9}t\u{00E9} \u{FF}.wav".utf8))
+        #expect(result.failures == [])
         #expect(result.summary.skipped == 1)
-        #expect(scan.census() == 2)
+        #expect(scan.census() == 3)
     }
 
     @Test func threeHundredLevelsDeep() throws {

@@ -1,7 +1,7 @@
 public import CrateDomain
 import CrateStorage
 import Crypto
-public import Foundation
+import Foundation
 import Logging
 import Synchronization
 

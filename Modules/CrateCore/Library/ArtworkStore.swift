@@ -42,7 +42,7 @@ final class ArtworkStore: Sendable {
 
     /// Keeps a folder image (cover.jpg and the like).
     func keepFile(_ path: String) -> ArtworkRecord? {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe),
+        guard let data = try? RawFileName.contents(path, limit: EmbeddedPicture.maximumBytes),
               data.count <= EmbeddedPicture.maximumBytes, let mime = EmbeddedPicture.sniffMIMEType(data) else { return nil }
         return keep(EmbeddedPicture(data: data, mimeType: mime), origin: "folder")
     }

@@ -63,7 +63,7 @@ final class OpenFile {
 
     init(_ path: String) throws(LibraryError) {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+        fd = RawFileName.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, action: "open", reason: AudioFileCheck.describe(errno)) }
     }
 

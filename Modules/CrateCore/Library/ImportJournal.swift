@@ -53,7 +53,7 @@ struct ImportJournal: Sendable {
             guard managed.contains(destination) else { continue }
             folders.insert(URL(fileURLWithPath: destination).deletingLastPathComponent().path)
             guard !paths.contains(destination), FileManager.default.fileExists(atPath: destination) else { continue }
-            if FileManager.default.fileExists(atPath: original) {
+            if RawFileName.exists(original) {
                 try managed.remove(destination)
                 result.orphanCopies += 1
             } else {

@@ -36,11 +36,11 @@ extension LibraryService {
             return (.invalidURI, "'\(file.source):\(file.sourceID)' is not an absolute file path")
         }
         // One access(2) answers both questions: is it there, and may we read it.
-        if access(file.path, R_OK) == 0 { return (nil, nil) }
+        if RawFileName.isReadable(file.path) { return (nil, nil) }
         let code = errno
         switch code {
-        case EACCES, EPERM: return (.permission, "\(file.path): permission denied")
-        default: return (.notFound, "\(file.path): \(AudioFileCheck.describe(code))")
+        case EACCES, EPERM: return (.permission, "\(RawFileName.readable(file.path)): permission denied")
+        default: return (.notFound, "\(RawFileName.readable(file.path)): \(AudioFileCheck.describe(code))")
         }
     }
 

@@ -16,7 +16,7 @@ extension LibraryService {
         let roots = try paths.map { path in
             let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
                 .standardizedFileURL
-            guard FileManager.default.fileExists(atPath: url.path) else { throw LibraryError.notFound(path: url.path) }
+            guard RawFileName.exists(url.path) else { throw LibraryError.notFound(path: url.path) }
             guard !managed.contains(url.path + "/") else {
                 throw LibraryError.io(path: url.path, action: "import", reason: "it is Crate's own library folder")
             }
@@ -54,7 +54,7 @@ extension LibraryService {
         let referenceRoots = try store.libraryRoots()
         let failed = try store.scanFailures().map(\.path)
         var report = ImportReport(roots: failed, mode: mode)
-        let gone = failed.filter { !FileManager.default.fileExists(atPath: $0) && !isSymlink($0) }
+        let gone = failed.filter { !RawFileName.exists($0) && !isSymlink($0) }
         try store.clearScanFailures(paths: gone)
         let roots = failed.filter { !gone.contains($0) }.map { path in
             (URL(fileURLWithPath: path), referenceRoots.contains { path.hasPrefix($0 + "/") } ? ImportMode.reference : mode)
@@ -65,8 +65,7 @@ extension LibraryService {
     }
 
     private func isSymlink(_ path: String) -> Bool {
-        var st = stat()
-        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+        RawFileName.linkStatus(path).map { ($0.st_mode & S_IFMT) == S_IFLNK } ?? false
     }
 }
 
@@ -196,7 +195,7 @@ struct ImportRun {
         service.journal.clear()
         // Only now, with the verified copy committed, may an original go.
         for path in deletions {
-            if unlink(path) == 0 { report.originalsDeleted += 1 } else {
+            if RawFileName.withCPath(path, { unlink($0) }) == 0 { report.originalsDeleted += 1 } else {
                 service.logger.warning("import: \(path): copied, but the original could not be deleted: \(AudioFileCheck.describe(errno))")
             }
         }
@@ -232,7 +231,7 @@ struct ImportRun {
         // Same partial hash and size; the duration guards against hash collisions of look-alike files.
         let duration = track.info.duration ?? 0
         if let match = lookup.matches.first(where: { duration == 0 || $0.duration == 0 || abs($0.duration - duration) < 0.5 }) {
-            if match.missing == nil && FileManager.default.fileExists(atPath: match.path) {
+            if match.missing == nil && RawFileName.exists(match.path) {
                 let dup = DuplicateFile(path: track.path, stamp: track.stamp, existingTrackID: match.trackID, existingPath: match.path)
                 report.add(duplicate: dup)
                 out.duplicates.append(dup)

@@ -148,7 +148,7 @@ extension LibraryService {
     }
 
     static func size(of path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        RawFileName.status(path).map { Int64($0.st_size) } ?? 0
     }
 
     static func folderSize(_ url: URL) -> (bytes: Int64, files: Int) {

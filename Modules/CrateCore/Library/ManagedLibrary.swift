@@ -67,8 +67,7 @@ struct ManagedLibrary: Sendable {
             if verify, fsync(out) != 0 { throw LibraryError.io(path: partial, action: "flush", reason: AudioFileCheck.describe(errno)) }
             close(out)
             closed = true
-            var st = stat()
-            if stat(source, &st) == 0 {
+            if let st = RawFileName.status(source) {
                 var times = [st.st_atim, st.st_mtim]
                 _ = utimensat(AT_FDCWD, partial, &times, 0)
             }
@@ -102,8 +101,7 @@ struct ManagedLibrary: Sendable {
     }
 
     static func stamp(_ path: String) throws(LibraryError) -> FileStamp {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw .io(path: path, action: "stat", reason: AudioFileCheck.describe(errno)) }
+        guard let st = RawFileName.status(path) else { throw .io(path: path, action: "stat", reason: AudioFileCheck.describe(errno)) }
         return FileStamp(size: Int64(st.st_size), modified: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
     }
 

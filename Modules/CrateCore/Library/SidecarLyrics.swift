@@ -1,4 +1,8 @@
+import CrateDomain
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Lyrics in a file beside the audio (`01 Song.lrc` next to `01 Song.flac`), as LRC players and taggers keep them:
 /// read at import when the audio file's own tags carry none, so they are searchable and their timestamps reach the
@@ -12,9 +16,8 @@ enum SidecarLyrics {
         let url = URL(fileURLWithPath: audioPath).deletingPathExtension()
         for suffix in ["lrc", "LRC"] {
             let candidate = url.appendingPathExtension(suffix).path
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: candidate),
-                  let size = attributes[.size] as? Int, size > 0, size <= largest,
-                  let data = FileManager.default.contents(atPath: candidate) else { continue }
+            guard let status = RawFileName.status(candidate), status.st_size > 0, status.st_size <= largest,
+                  let data = try? RawFileName.contents(candidate, limit: largest) else { continue }
             let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
             // A byte-order mark and Windows line ends are the taggers', not the lyrics'.
             guard let clean = text?.replacingOccurrences(of: "\u{FEFF}", with: "").replacingOccurrences(of: "\r\n", with: "\n")

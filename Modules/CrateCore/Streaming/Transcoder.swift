@@ -34,7 +34,7 @@ public struct Transcoder: Sendable {
     /// before any byte is sent; failures later end the stream with the error.
     public func start(trackID: Int64, format name: String, bitRate: Int? = nil, offset: Double = 0) throws -> Transcode {
         guard let track = try store.track(id: trackID) else { throw StoreError.trackNotFound(trackID) }
-        guard let path = track.path, FileManager.default.fileExists(atPath: path) else { throw LibraryError.noFile(trackID: trackID) }
+        guard let path = track.path, RawFileName.exists(path) else { throw LibraryError.noFile(trackID: trackID) }
         guard let format = encoders.format(named: name) else {
             // The registry says why (no encoder, or which formats there are).
             _ = try encoders.makeEncoder(format: name, bitRate: 128, sampleRate: 44100, channels: 2)

@@ -9,13 +9,12 @@ public enum AudioFileCheck {
     /// The size of the regular, readable, non-empty file at `url`.
     public static func readableSize(_ url: URL) throws -> Int64 {
         guard url.isFileURL else { throw DecodeError(url: url, reason: "not a local file") }
-        var st = stat()
-        guard stat(url.path, &st) == 0 else { throw DecodeError(url: url, reason: describe(errno)) }
+        guard let st = RawFileName.status(url.path) else { throw DecodeError(url: url, reason: describe(errno)) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw DecodeError(url: url, reason: "is a directory") }
         // A FIFO or device would block or never end; only regular files are audio files here.
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw DecodeError(url: url, reason: "not a regular file") }
         // stat() succeeds on unreadable files; open() is what tells "permission denied".
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        let fd = RawFileName.open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DecodeError(url: url, reason: describe(errno)) }
         close(fd)
         guard st.st_size > 0 else { throw DecodeError(url: url, reason: "file is empty") }

@@ -19,7 +19,7 @@ public final class FileByteStream: ByteStream {
 
     public init(_ url: URL) throws(ByteStreamError) {
         self.url = url
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        let fd = RawFileName.open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotOpen(name: url.path, reason: AudioFileCheck.describe(errno)) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {

@@ -21,7 +21,7 @@ public enum FolderImage {
 
     /// The cover image file in `folder`, as an absolute path.
     public static func find(in folder: String) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
+        guard let names = RawFileName.names(in: folder),
               let name = choose(names) else { return nil }
         return folder + "/" + name
     }

@@ -87,11 +87,28 @@ enum MediaEndpoints {
         guard size > 0 else { return .media(Response(status: .ok, headers: headers)) }
         let body: ResponseBody
         do {
-            body = try await FileIO().loadFile(path: path, range: sent, context: call.context)
+            body = RawFileName.hasEscapes(path) ? try rawFileBody(path, range: sent)
+                : try await FileIO().loadFile(path: path, range: sent, context: call.context)
         } catch {
             throw SubsonicError(.notFound, "the file of song tr-\(track.id) cannot be read")
         }
         return .media(Response(status: range == nil ? .ok : .partialContent, headers: headers, body: body))
+    }
+
+    /// `range` of a file whose name is not UTF-8 (see `RawFileName`), which FileIO cannot open by its path.
+    static func rawFileBody(_ path: String, range: ClosedRange<Int>) throws -> ResponseBody {
+        let fd = RawFileName.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SubsonicError(.notFound, "the file cannot be opened: \(AudioFileCheck.describe(errno))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return ResponseBody { writer in
+            try handle.seek(toOffset: UInt64(range.lowerBound))
+            var left = range.count
+            while left > 0, let chunk = try handle.read(upToCount: min(left, 1 << 16)), !chunk.isEmpty {
+                try await writer.write(ByteBuffer(bytes: chunk))
+                left -= chunk.count
+            }
+            try await writer.finish(nil)
+        }
     }
 
     // MARK: Cover art

@@ -212,7 +212,7 @@ final class SubsonicItems {
     }
 
     static func fileSize(_ path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+        RawFileName.status(path).map { Int($0.st_size) }
     }
 
     /// The path apps show: album artist / album / number and title, as a tidy library names its files (the real path

@@ -47,7 +47,7 @@ public struct FLACDecoderPlugin: DecoderPlugin {
         }
         defer { FLAC__metadata_simple_iterator_delete(iterator) }
         // Read-only; false also for a file that does not start with a FLAC (or ID3v2 + FLAC) header.
-        guard FLAC__metadata_simple_iterator_init(iterator, url.path, 1, 0) != 0 else {
+        guard RawFileName.withCPath(url.path, { FLAC__metadata_simple_iterator_init(iterator, $0, 1, 0) }) != 0 else {
             throw DecodeError(url: url, reason: "not a FLAC file")
         }
         var streamInfo: FLAC__StreamMetadata_StreamInfo?
@@ -65,7 +65,7 @@ public struct FLACDecoderPlugin: DecoderPlugin {
                 // A block libFLAC cannot read (lengths past its end) is skipped: the others are still good.
                 // The failed read leaves the file position inside the block, and `next` moves relative to
                 // it, so start again and step back to this block.
-                guard FLAC__metadata_simple_iterator_init(iterator, url.path, 1, 0) != 0,
+                guard RawFileName.withCPath(url.path, { FLAC__metadata_simple_iterator_init(iterator, $0, 1, 0) }) != 0,
                       (0..<index).allSatisfy({ _ in FLAC__metadata_simple_iterator_next(iterator) != 0 }) else { break }
                 continue
             }

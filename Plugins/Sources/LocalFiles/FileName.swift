@@ -19,32 +19,8 @@ enum FileName {
         return suffixes.contains(suffix)
     }
 
-    /// The name as a String, or nil when the bytes are not valid UTF-8.
-    static func string(_ name: [UInt8]) -> String? {
-        String(validating: name, as: UTF8.self)
-    }
-
-    /// The name with every byte that is not part of valid UTF-8 written as `\xNN`, for showing to a user.
-    static func escaped(_ name: [UInt8]) -> String {
-        var out = ""
-        var i = 0
-        while i < name.count {
-            // A scalar is 1 to 4 bytes and no shorter prefix of it is valid, so the first length that
-            // validates is the scalar's own.
-            let scalar = (1...4).lazy
-                .filter { i + $0 <= name.count }
-                .compactMap { n in String(validating: name[i..<(i + n)], as: UTF8.self).map { ($0, n) } }
-                .first
-            if let (text, length) = scalar {
-                out += text
-                i += length
-            } else {
-                out += "\\x" + String(name[i], radix: 16, uppercase: false).leftPadded(to: 2)
-                i += 1
-            }
-        }
-        return out
-    }
+    /// The name as a String: UTF-8, with any other bytes kept as escapes (see `RawFileName`).
+    static func string(_ name: [UInt8]) -> String { RawFileName.string(name) }
 
     /// The folder-image rule lives in CrateDomain so the artwork repair picks the same file.
     static func coverRank(_ name: String) -> Int? { FolderImage.rank(name) }
@@ -52,11 +28,5 @@ enum FileName {
     /// `name` inside `folder`, without doubling the slash of the root folder.
     static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

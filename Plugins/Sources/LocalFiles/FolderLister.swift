@@ -20,15 +20,15 @@ struct FolderLister {
         // A broken link says so whatever its name: it may have been a folder of music.
         var brokenLinks = 0
         for entry in listing.files where Int(entry.type) == Int(DT_LNK) && !everyFile && !FileName.isCandidate(entry.name, suffixes: suffixes) {
-            if case let .failed(code) = entry.status, let path = entry.path {
-                failures.append(ScanFailure(path: entry.displayPath, reason: linkProblem(entry, fd: listing.fd, errno: code, path: path)))
+            if case let .failed(code) = entry.status {
+                failures.append(ScanFailure(path: entry.path, reason: linkProblem(entry, fd: listing.fd, errno: code, path: entry.path)))
                 brokenLinks += 1
             }
         }
         var files: [ListedFile] = []
         for entry in candidates {
             switch check(entry, fd: listing.fd) {
-            case let .failure(reason): failures.append(ScanFailure(path: entry.displayPath, reason: reason))
+            case let .failure(reason): failures.append(ScanFailure(path: entry.path, reason: reason))
             case let .file(path, stamp): files.append(ListedFile(path: path, ref: LocalFilesSource.ref(forPath: path), stamp: stamp))
             }
         }
@@ -39,8 +39,8 @@ struct FolderLister {
 
     /// Everything short of opening the file: its name, kind, size and modification time.
     private func check(_ entry: FileEntry, fd: Int32) -> Check {
-        guard let path = entry.path else { return .failure("file name is not valid UTF-8; rename it to import it") }
-        guard path.utf8.count < FileProblem.pathMax else { return .failure(FileProblem.pathTooLong(path)) }
+        let path = entry.path
+        guard RawFileName.bytes(path).count < FileProblem.pathMax else { return .failure(FileProblem.pathTooLong(path)) }
         var st = stat()
         switch entry.status {
         case let .stat(known):
@@ -64,7 +64,7 @@ struct FolderLister {
         var buffer = [CChar](repeating: 0, count: FileProblem.pathMax)
         let length = readlinkat(fd, entry.cName, &buffer, buffer.count)
         guard length >= 0 else { return FileProblem.describe(code, path: path) }
-        let target = FileName.escaped(buffer.prefix(length).map { UInt8(bitPattern: $0) })
+        let target = RawFileName.readable(FileName.string(buffer.prefix(length).map { UInt8(bitPattern: $0) }))
         switch code {
         case ENOENT: return "broken symbolic link to \(target)"
         case ELOOP: return "symbolic link loop: it points to \(target), which leads back to it"
@@ -76,14 +76,13 @@ struct FolderLister {
     private func folderImage(_ listing: FolderListing) -> String? {
         var best: (rank: Int, path: String)?
         for entry in listing.files {
-            guard let path = entry.path, let name = FileName.string(entry.name),
-                  let rank = FileName.coverRank(name), rank < (best?.rank ?? .max) else { continue }
+            guard let rank = FileName.coverRank(FileName.string(entry.name)), rank < (best?.rank ?? .max) else { continue }
             let isRegular = switch entry.status {
             case let .stat(st): (st.st_mode & S_IFMT) == S_IFREG
             case .failed: false
             case nil: Int(entry.type) == Int(DT_REG)
             }
-            if isRegular { best = (rank, path) }
+            if isRegular { best = (rank, entry.path) }
         }
         return best?.path
     }

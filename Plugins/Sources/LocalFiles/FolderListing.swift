@@ -10,7 +10,7 @@ struct FolderListing {
     /// The path it was reached by, when that went through a symbolic link (the real path is `path`).
     var alias: String? = nil
     var files: [FileEntry] = []
-    /// Problems with the folder itself or its subfolders (cannot list, name not UTF-8, path too long).
+    /// Problems with the folder itself or its subfolders (cannot list, path too long).
     var failures: [ScanFailure] = []
 }
 
@@ -20,10 +20,8 @@ struct FileEntry {
     var name: [UInt8]
     /// The same, NUL-terminated, for the *at system calls.
     var cName: [CChar]
-    /// The absolute path, or nil when the name is not valid UTF-8.
-    var path: String?
-    /// The path for a user to read: invalid bytes escaped as `\xNN`.
-    var displayPath: String
+    /// The absolute path (a name that is not UTF-8 keeps its bytes as escapes: `RawFileName`).
+    var path: String
     /// readdir's d_type; DT_UNKNOWN when the file system does not say.
     var type: UInt8
     /// Set when the walker had to stat the entry already (symbolic links, unknown types).
@@ -37,19 +35,16 @@ struct FileEntry {
     init(name: [UInt8], in folder: String, type: UInt8, status: Status?) {
         self.name = name
         self.cName = name.map { CChar(bitPattern: $0) } + [0]
-        let text = FileName.string(name)
-        self.path = text.map { FileName.join(folder, $0) }
-        self.displayPath = FileName.join(folder, text ?? FileName.escaped(name))
+        self.path = FileName.join(folder, FileName.string(name))
         self.type = type
         self.status = status
     }
 
     /// A file given by its absolute path (a scan root that is a file): *at calls take it with AT_FDCWD.
     init(absolutePath: String) {
-        self.name = Array(absolutePath.utf8)
-        self.cName = Array(absolutePath.utf8CString)
+        self.name = RawFileName.bytes(absolutePath)
+        self.cName = name.map { CChar(bitPattern: $0) } + [0]
         self.path = absolutePath
-        self.displayPath = absolutePath
         self.type = UInt8(DT_UNKNOWN)
         self.status = nil
     }
@@ -61,7 +56,7 @@ enum FileProblem {
     static let pathMax = Int(PATH_MAX)
 
     static func pathTooLong(_ path: String) -> String {
-        "path is \(path.utf8.count) bytes, longer than the system limit of \(pathMax - 1); move it higher up to import it"
+        "path is \(RawFileName.bytes(path).count) bytes, longer than the system limit of \(pathMax - 1); move it higher up to import it"
     }
 
     static func describe(_ code: Int32, path: String) -> String {

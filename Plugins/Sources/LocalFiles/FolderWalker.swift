@@ -29,12 +29,11 @@ struct FolderWalker {
     /// Calls `visit` once per folder. A folder that cannot be listed is visited with one failure and no files.
     mutating func walk(_ visit: (FolderListing) throws -> Void) rethrows {
         while let (path, alias) = stack.popLast() {
-            let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let fd = RawFileName.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
                 let code = errno
                 // Still keyed by identity when stat can tell, so a link to an unreadable folder fails once.
-                var st = stat()
-                if stat(path, &st) == 0, !visited.insert(FolderID(st)).inserted { continue }
+                if let st = RawFileName.status(path), !visited.insert(FolderID(st)).inserted { continue }
                 try visit(FolderListing(path: path, fd: -1, failures: [
                     ScanFailure(path: path, reason: "cannot list this folder: " + FileProblem.describe(code, path: path)),
                 ]))
@@ -106,27 +105,22 @@ struct FolderWalker {
                 listing.files.append(FileEntry(name: name, in: path, type: type, status: status))
                 continue
             }
-            if let text = FileName.string(name) {
-                var folder = FileName.join(path, text)
-                // A folder reached through a link is walked (and its files stored) under its real path: the link
-                // may go, the files stay. The path through the link is kept as its alias (libraries imported before
-                // know the files by it).
-                var reachedAs = alias.map { FileName.join($0, text) }
-                if Int(type) == Int(DT_LNK), let real = realpath(folder, nil) {
-                    reachedAs = reachedAs ?? folder
-                    folder = String(cString: real)
-                    free(real)
-                }
-                // The decoders and the player open files by path, so files below this could never play.
-                if folder.utf8.count < FileProblem.pathMax {
-                    subfolders.append((folder, reachedAs))
-                } else {
-                    listing.failures.append(ScanFailure(path: folder, reason: "cannot list this folder: " + FileProblem.pathTooLong(folder)))
-                }
+            let text = FileName.string(name)
+            var folder = FileName.join(path, text)
+            // A folder reached through a link is walked (and its files stored) under its real path: the link
+            // may go, the files stay. The path through the link is kept as its alias (libraries imported before
+            // know the files by it).
+            var reachedAs = alias.map { FileName.join($0, text) }
+            if Int(type) == Int(DT_LNK), let real = RawFileName.withCPath(folder, { realpath($0, nil) }) {
+                reachedAs = reachedAs ?? folder
+                folder = RawFileName.string(Array(UnsafeBufferPointer(start: real, count: strlen(real))).map { UInt8(bitPattern: $0) })
+                free(real)
+            }
+            // The decoders and the player open files by path, so files below this could never play.
+            if RawFileName.bytes(folder).count < FileProblem.pathMax {
+                subfolders.append((folder, reachedAs))
             } else {
-                listing.failures.append(ScanFailure(
-                    path: FileName.join(path, FileName.escaped(name)),
-                    reason: "folder name is not valid UTF-8; rename it to import what it holds"))
+                listing.failures.append(ScanFailure(path: folder, reason: "cannot list this folder: " + FileProblem.pathTooLong(folder)))
             }
         }
         return (listing, subfolders)

@@ -27,7 +27,7 @@ public struct LocalFilesSource: ListingSource {
             let name = Array(path.utf8[path.utf8.index(after: path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.utf8.startIndex)...])
             // `crate import Album/*` names the folder's cover.jpg too: it is the folder's artwork, which the audio
             // files named beside it pick up, not a track that failed to import.
-            if !FileName.isCandidate(name, suffixes: suffixes), FileName.string(name).flatMap(FileName.coverRank) != nil {
+            if !FileName.isCandidate(name, suffixes: suffixes), FileName.coverRank(FileName.string(name)) != nil {
                 try visit(FolderContents(folder: folder, files: [], failures: [], filesSeen: 1, skipped: 1,
                                          folderImage: nil, isFolder: false))
                 return
@@ -57,8 +57,7 @@ public struct LocalFilesSource: ListingSource {
 
     /// Whether the root is a folder (following links); throws when it is missing or cannot be looked at.
     private static func isFolder(_ path: String) throws -> Bool {
-        var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard let st = RawFileName.status(path) else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw LocalFilesError.notFound(path: path) }
             throw LocalFilesError.unreadable(path: path, reason: FileProblem.describe(code, path: path))

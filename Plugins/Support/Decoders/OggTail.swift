@@ -1,5 +1,8 @@
 import CrateDomain
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The codec libraries stop quietly at the last complete Ogg page, so a file cut short by an
 /// interrupted copy would play as a shorter track. Looking at the last page finds that case.
@@ -12,8 +15,9 @@ public enum OggTail {
         let start = max(0, size - Int64(maxPageSize))
         let bytes: [UInt8]
         do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
+            let fd = RawFileName.open(url.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw DecodeError(url: url, reason: AudioFileCheck.describe(errno)) }
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             try handle.seek(toOffset: UInt64(start))
             bytes = [UInt8](try handle.read(upToCount: Int(size - start)) ?? Data())
         } catch {
