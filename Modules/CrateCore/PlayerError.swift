@@ -7,6 +7,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case nothingPlaying
     case invalidValue(String)
     case noSuchHistoryEntry(index: Int, count: Int)
+    /// A queue entry id that is not (or no longer) in the queue.
+    case noSuchEntryID(Int64)
     /// A stream that could not be played: the server's answer, not audio, no decoder…
     case streamFailed(url: String, reason: String)
     /// A stream that made no sound in time (it may still come).
@@ -21,6 +23,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nothingPlaying: "nothing is playing"
         case let .invalidValue(text): text
         case let .noSuchHistoryEntry(index, count): "no history entry \(index) (history has \(count))"
+        case let .noSuchEntryID(id): "no queue entry with id \(id)"
         case let .streamFailed(url, reason): reason.contains(url) ? "cannot play it: \(reason)" : "cannot play \(url): \(reason)"
         case let .streamTimedOut(url, seconds): "\(url) made no sound within \(Int(seconds)) s (it may still start: crate status tells)"
         }
@@ -29,7 +32,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not found vs. bad request, for the HTTP status.
     public var isNotFound: Bool {
         switch self {
-        case .noSuchEntry, .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry: true
+        case .noSuchEntry, .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry, .noSuchEntryID: true
         default: false
         }
     }

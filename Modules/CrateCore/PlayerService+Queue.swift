@@ -79,6 +79,37 @@ extension PlayerService {
         return ids
     }
 
+    // By entry id (MPD's deleteid, moveid, playid, seekid): the id is turned into its place and acted on in one
+    // step of the actor, so another client's change in between cannot make it act on a different entry.
+
+    /// The entry's 1-based place now.
+    func place(ofEntry id: Int64) throws -> Int {
+        guard let entry = try store.queueEntry(id: id) else { throw PlayerError.noSuchEntryID(id) }
+        return entry.index
+    }
+
+    public func remove(entryID: Int64) throws { try remove(at: try place(ofEntry: entryID)) }
+
+    public func move(entryID: Int64, to: Int) throws { try move(from: try place(ofEntry: entryID), to: to) }
+
+    public func play(entryID: Int64) throws { try play(index: try place(ofEntry: entryID)) }
+
+    /// Seeks within entry `entryID`, starting it first when another entry is current; a paused player stays paused
+    /// (MPD's seekid).
+    public func seek(entryID: Int64, to seconds: Double) throws {
+        try seek(index: try place(ofEntry: entryID), to: seconds)
+    }
+
+    /// As `seek(entryID:to:)`, by 1-based place (MPD's seek).
+    public func seek(index: Int, to seconds: Double) throws {
+        if current.flatMap({ try? store.queueEntry(id: $0.id) })?.index != index {
+            let wasPaused = state == .paused
+            try play(index: index)
+            if wasPaused { pause() }
+        }
+        try seek(to: seconds)
+    }
+
     /// Removes the entry at 1-based `index`. Removing the playing entry goes on with the next.
     public func remove(at index: Int) throws {
         try remove(range: index...index)

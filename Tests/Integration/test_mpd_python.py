@@ -586,3 +586,32 @@ def test_stored_playlists_are_crates_playlists(crated, client):
                   {"trackIDs": [track_id(crate, "Song 3", "Record"), track_id(crate, "Side A", "Tape")]})
     assert {p["playlist"] for p in client.listplaylists()} == {"from mpd", "from crate"}
     assert client.listplaylist("from crate") == [RECORD[2], TAPE[0]]
+
+
+def test_clients_editing_the_queue_at_once_each_act_on_their_own_entries(server, client):
+    """Issue 31 (found by Benchmarks/soak.sh): deleteid, moveid and playid name an entry by id while other clients
+    change the queue; each must act on that entry, never on whichever entry sits at its old place."""
+    client.clear()
+    client.add("Other/Tape")
+    base = [song["id"] for song in client.playlistinfo()]
+    errors = []
+
+    def edit(_):
+        c = server.client()
+        try:
+            for _ in range(40):
+                song_id = c.addid(RECORD[0])
+                c.moveid(song_id, 0)
+                if song_id not in [song["id"] for song in c.playlistinfo()]:
+                    errors.append(f"entry {song_id} missing right after its addid")
+                c.deleteid(song_id)
+        except CommandError as error:
+            errors.append(str(error))
+        finally:
+            c.disconnect()
+
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        list(pool.map(edit, range(5)))
+    assert errors == []
+    # Every client deleted what it added, and only that: the queue is what it was.
+    assert [song["id"] for song in client.playlistinfo()] == base

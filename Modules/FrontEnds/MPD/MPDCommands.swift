@@ -31,6 +31,7 @@ struct MPDCommands: Sendable {
             // A queue position that is not there is an argument error in MPD; a missing id is `No such song`.
             case .noSuchEntry: throw MPDError(.argument, "Bad song index")
             case .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry: throw MPDError(.noExist, error.description)
+            case .noSuchEntryID: throw MPDError(.noExist, "No such song")
             case .emptyQueue, .nothingPlaying: throw MPDError(.playerSync, "Not playing")
             case .invalidValue: throw MPDError(.argument, error.description)
             case .streamFailed, .streamTimedOut: throw MPDError(.system, error.description)
@@ -77,7 +78,7 @@ struct MPDCommands: Sendable {
             try await player.play(index: try Self.optionalNumber(args, 0).map { $0 + 1 })
         case "playid":
             if let id = try Self.optionalNumber(args, 0) {
-                try await player.play(index: try await index(ofEntry: Int64(id)))
+                try await player.play(entryID: Int64(id))
             } else {
                 try await player.play()
             }
@@ -102,16 +103,10 @@ struct MPDCommands: Sendable {
             let text = try Self.argument(args, 0)
             let relative = text.hasPrefix("+") || text.hasPrefix("-")
             try await player.seek(to: try Self.seconds(text), relative: relative)
-        case "seek", "seekid":
-            let which = try Self.number(args, 0)
-            let index = name == "seek" ? which + 1 : try await index(ofEntry: Int64(which))
-            let before = try await player.status()
-            if before.entry?.index != index {
-                try await player.play(index: index)
-                // MPD's seek keeps a paused player paused.
-                if before.state == .paused { await player.pause() }
-            }
-            try await player.seek(to: try Self.seconds(try Self.argument(args, 1)))
+        case "seek":
+            try await player.seek(index: try Self.number(args, 0) + 1, to: try Self.seconds(try Self.argument(args, 1)))
+        case "seekid":
+            try await player.seek(entryID: Int64(try Self.number(args, 0)), to: try Self.seconds(try Self.argument(args, 1)))
 
         case "setvol": await player.setVolume(try Self.number(args, 0, in: 0...100))
         case "volume": await player.setVolume(try Self.number(args, 0, in: -100...100), relative: true)
@@ -162,13 +157,13 @@ struct MPDCommands: Sendable {
         case "delete":
             guard let asked = try Self.optionalRange(args, 0) else { throw MPDError(.argument, "wrong number of arguments for \"delete\"") }
             if let range = try await queueRange(asked) { try await player.remove(range: range) }
-        case "deleteid": try await player.remove(at: try await index(ofEntry: Int64(try Self.number(args, 0))))
+        case "deleteid": try await player.remove(entryID: Int64(try Self.number(args, 0)))
         case "move":
             guard let asked = try Self.optionalRange(args, 0) else { throw MPDError(.argument, "too few arguments") }
             let to = try Self.number(args, 1) + 1
             if let range = try await queueRange(asked) { try await player.move(range: range, to: to) }
         case "moveid":
-            try await player.move(from: try await index(ofEntry: Int64(try Self.number(args, 0))), to: try Self.number(args, 1) + 1)
+            try await player.move(entryID: Int64(try Self.number(args, 0)), to: try Self.number(args, 1) + 1)
         case "shuffle":
             if let asked = try Self.optionalRange(args, 0) {
                 if let range = try await queueRange(asked) { try await player.shuffleQueue(range) }
@@ -257,12 +252,6 @@ struct MPDCommands: Sendable {
         var end = range.upperBound
         if end == Int(Int32.max) { end = min(end, try await player.status().queueLength) }
         return end > range.lowerBound ? range.lowerBound + 1...end : nil
-    }
-
-    /// The 1-based queue index of entry `id`.
-    private func index(ofEntry id: Int64) async throws -> Int {
-        guard let entry = try await player.entry(id: id) else { throw MPDError(.noExist, "No such song") }
-        return entry.index
     }
 
     // MARK: Arguments, checked as MPD checks them
