@@ -18,13 +18,11 @@ from pathlib import Path
 import pytest
 from libopensonic import Connection, errors
 
-from crate_harness import Crate, free_port, make_cover, make_track, wait_until
+from crate_harness import Crate, free_port, wait_until
+from subsonic_library import ALICE, BOB, start_library_daemon
 
-ALICE = ("alice", "alice's password")
-BOB = ("bob", "bob's password")
 SONGS = 5
 NAMESPACE = "{http://subsonic.org/restapi}"
-LYRICS = "[ti:Song 2]\n[00:00.50]First line\n[00:01.20]Second line"
 
 
 @dataclass
@@ -59,22 +57,9 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("subsonic")
-    crate = Crate(root / "home")
-    crate.home.mkdir(parents=True, exist_ok=True)
-    music = root / "music"
-    crate.make_album(music / "Band" / "Record", "Band", "Record", 3, cover=make_cover(root / "art" / "cover.png"), genre="Rock")
-    crate.make_album(music / "Other" / "Tape", "Other", "Tape", 2, genre="Jazz")
-    # The same song again, with lyrics in its tags (as taggers write LRC).
-    make_track(music / "Other" / "Tape" / "02.flac", {"title": "Song 2", "artist": "Other", "album": "Tape", "track": "2/2",
-                                                       "date": "2001", "genre": "Jazz", "lyrics": LYRICS}, frequency=440)
-    crate.cli("import", "--quiet", str(music))
-    crate.cli("users", "add", ALICE[0], "--admin", "--password-stdin", input=ALICE[1] + "\n")
-    crate.cli("users", "add", BOB[0], "--password-stdin", input=BOB[1] + "\n")
-    bob_key = crate.cli("users", "apikey", BOB[0]).stdout.strip()
-    port = free_port()
     # The null output keeps time as a sound card does, so the jukebox's songs play for their length.
-    crate.start(extra={"CRATE_SUBSONIC_ADDRESS": f"127.0.0.1:{port}", "CRATE_OUTPUTS_NULL_RENDER": "false"})
+    crate, music, port = start_library_daemon(tmp_path_factory.mktemp("subsonic"), extra={"CRATE_OUTPUTS_NULL_RENDER": "false"})
+    bob_key = crate.cli("users", "apikey", BOB[0]).stdout.strip()
     served = Server(crate, port, bob_key, music)
 
     def answers():

@@ -30,12 +30,10 @@ from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from crate_harness import ROOT, Crate, free_port, make_cover, make_track, wait_until
+from crate_harness import ROOT, Crate, wait_until
+from subsonic_library import ALICE, BOB, start_library_daemon
 
 SPEC = Path(__file__).resolve().parent / "opensubsonic-openapi"
-ALICE = ("alice", "alice's password")
-BOB = ("bob", "bob's password")
-LYRICS = "[ti:Song 2]\n[00:00.50]First line\n[00:01.20]Second line"
 # Bytes, not a subsonic-response: checked by test_subsonic.py.
 BINARY = {"stream", "download", "getCoverArt"}
 
@@ -271,19 +269,7 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("schema")
-    crate = Crate(root / "home")
-    crate.home.mkdir(parents=True, exist_ok=True)
-    music = root / "music"
-    crate.make_album(music / "Band" / "Record", "Band", "Record", 3, cover=make_cover(root / "art" / "cover.png"), genre="Rock")
-    crate.make_album(music / "Other" / "Tape", "Other", "Tape", 2, genre="Jazz")
-    make_track(music / "Other" / "Tape" / "02.flac", {"title": "Song 2", "artist": "Other", "album": "Tape", "track": "2/2",
-                                                       "date": "2001", "genre": "Jazz", "lyrics": LYRICS}, frequency=440)
-    crate.cli("import", "--quiet", str(music))
-    crate.cli("users", "add", ALICE[0], "--admin", "--password-stdin", input=ALICE[1] + "\n")
-    crate.cli("users", "add", BOB[0], "--password-stdin", input=BOB[1] + "\n")
-    port = free_port()
-    crate.start(extra={"CRATE_SUBSONIC_ADDRESS": f"127.0.0.1:{port}"})
+    crate, _, port = start_library_daemon(tmp_path_factory.mktemp("schema"))
     served = Server(crate, port)
 
     def answers():
