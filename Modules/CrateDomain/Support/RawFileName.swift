@@ -41,7 +41,15 @@ public enum RawFileName {
 
     /// Whether `path` holds escaped bytes.
     public static func hasEscapes(_ path: String) -> Bool {
-        path.unicodeScalars.contains { escaped.contains($0.value) }
+        // Every escape is EF 9E xx or EF 9F xx in UTF-8, and most paths hold no EF byte at all: the scan for it is
+        // cheap, and only then are the scalars looked at (every file of an import or rescan passes here).
+        guard path.utf8.contains(0xEF) else { return false }
+        return path.unicodeScalars.contains { escaped.contains($0.value) }
+    }
+
+    /// The path's length on disk in bytes (what PATH_MAX limits), without building the bytes when it has no escapes.
+    public static func byteCount(_ path: String) -> Int {
+        hasEscapes(path) ? bytes(path).count : path.utf8.count
     }
 
     /// The bytes on disk of a path made by `string`.

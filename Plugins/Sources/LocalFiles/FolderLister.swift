@@ -40,7 +40,7 @@ struct FolderLister {
     /// Everything short of opening the file: its name, kind, size and modification time.
     private func check(_ entry: FileEntry, fd: Int32) -> Check {
         let path = entry.path
-        guard RawFileName.bytes(path).count < FileProblem.pathMax else { return .failure(FileProblem.pathTooLong(path)) }
+        guard RawFileName.byteCount(path) < FileProblem.pathMax else { return .failure(FileProblem.pathTooLong(path)) }
         var st = stat()
         switch entry.status {
         case let .stat(known):

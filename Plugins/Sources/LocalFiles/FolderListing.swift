@@ -56,7 +56,7 @@ enum FileProblem {
     static let pathMax = Int(PATH_MAX)
 
     static func pathTooLong(_ path: String) -> String {
-        "path is \(RawFileName.bytes(path).count) bytes, longer than the system limit of \(pathMax - 1); move it higher up to import it"
+        "path is \(RawFileName.byteCount(path)) bytes, longer than the system limit of \(pathMax - 1); move it higher up to import it"
     }
 
     static func describe(_ code: Int32, path: String) -> String {

@@ -113,11 +113,11 @@ struct FolderWalker {
             var reachedAs = alias.map { FileName.join($0, text) }
             if Int(type) == Int(DT_LNK), let real = RawFileName.withCPath(folder, { realpath($0, nil) }) {
                 reachedAs = reachedAs ?? folder
-                folder = RawFileName.string(Array(UnsafeBufferPointer(start: real, count: strlen(real))).map { UInt8(bitPattern: $0) })
+                folder = RawFileName.string(UnsafeRawBufferPointer(start: real, count: strlen(real)))
                 free(real)
             }
             // The decoders and the player open files by path, so files below this could never play.
-            if RawFileName.bytes(folder).count < FileProblem.pathMax {
+            if RawFileName.byteCount(folder) < FileProblem.pathMax {
                 subfolders.append((folder, reachedAs))
             } else {
                 listing.failures.append(ScanFailure(path: folder, reason: "cannot list this folder: " + FileProblem.pathTooLong(folder)))
