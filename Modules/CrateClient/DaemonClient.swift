@@ -4,6 +4,16 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 
+/// The process's HTTP client for crated. A connection that fails answers at once: `HTTPClient.shared` retries the
+/// connection until the request's deadline, so a daemon that is not running cost every command its whole timeout
+/// (30 s for `crate status`, 2 s for the check before an import). Never shut down: it lives as long as the process.
+private let daemonHTTPClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool.retryConnectionEstablishment = false
+    configuration.timeout.connect = .seconds(2)
+    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+}()
+
 /// The Swift client of crated's HTTP API (Docs/HTTP_API.md): the CLI uses it, and so can any other Swift front end.
 /// Answers decode into CrateDomain's types; failures are `DaemonClientError`s in words a user can act on.
 public struct DaemonClient: Sendable {
@@ -63,7 +73,7 @@ public struct DaemonClient: Sendable {
         }
         let status: Int, data: Data
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let response = try await daemonHTTPClient.execute(request, timeout: .seconds(30))
             status = Int(response.status.code)
             data = Data(try await response.body.collect(upTo: Self.largestAnswer).readableBytesView)
         } catch {
@@ -114,7 +124,7 @@ public struct DaemonClient: Sendable {
     public func streamEvents(_ onLine: @escaping @Sendable (String) -> Void) async throws {
         let response: HTTPClientResponse
         do {
-            response = try await HTTPClient.shared.execute(request("GET", base.appendingPathComponent("events")), timeout: .hours(24))
+            response = try await daemonHTTPClient.execute(request("GET", base.appendingPathComponent("events")), timeout: .hours(24))
         } catch {
             throw DaemonClientError.notRunning(address: address, reason: Self.describe(error))
         }
@@ -146,7 +156,7 @@ extension DaemonClient {
     public func isRunning() async -> Bool {
         guard let url = URL(string: "health", relativeTo: base) else { return false }
         do {
-            let response = try await HTTPClient.shared.execute(request("GET", url), timeout: .seconds(2))
+            let response = try await daemonHTTPClient.execute(request("GET", url), timeout: .seconds(2))
             _ = try await response.body.collect(upTo: Self.largestAnswer)
             return response.status == .ok
         } catch {
