@@ -171,7 +171,7 @@ let package = Package(
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
                                   "FFmpegDecoder", "WAVFileOutput", "NullOutput", "URLStreamSource"]),
         tests("CrateFeedsTests", ["CrateFeeds"]),
-        tests("CrateCoreTests", ["CrateCore", "CratePlugins", "CrateLoudness", .product(name: "GRDB", package: "GRDB.swift")]),
+        tests("CrateCoreTests", ["CrateCore", "CratePlugins", "CrateLoudness", "NullOutput", .product(name: "GRDB", package: "GRDB.swift")]),
         tests("LocalFilesSourceTests", ["LocalFilesSource", "CrateCore", "FLACDecoder", "MP3Decoder", "WAVDecoder", "OpusDecoder", "VorbisDecoder"]),
         tests("OpusDecoderTests", ["OpusDecoder"]),
         tests("VorbisDecoderTests", ["VorbisDecoder", "FFmpegSupport"]),

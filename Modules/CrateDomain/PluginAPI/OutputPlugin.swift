@@ -22,8 +22,12 @@ public protocol AudioOutput: AnyObject {
     /// seek or stop then costs no reconnection. False when this output cannot (the default): the engine closes it
     /// and opens it again instead.
     func flush() -> Bool
+    /// Whether `write` returns at the pace the sound is heard (a sound card; a WAV or null output at the sample clock).
+    /// Several outputs at once take their pace from the first that does (`OutputGroup`).
+    var keepsTime: Bool { get }
 }
 
 extension AudioOutput {
     public func flush() -> Bool { false }
+    public var keepsTime: Bool { true }
 }

@@ -61,6 +61,8 @@ public final class NullAudioOutput: AudioOutput {
         self.clock = clock
     }
 
+    public var keepsTime: Bool { clock != nil }
+
     /// Frames written to this output since it was made (not reset by open or close).
     public var framesWritten: Int64 { counter.frames }
 

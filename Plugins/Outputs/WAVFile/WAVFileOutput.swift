@@ -83,6 +83,7 @@ public final class WAVFileAudioOutput: AudioOutput {
 
     /// Nil: as fast as written.
     private var clock: SampleClock?
+    public var keepsTime: Bool { clock != nil }
 
     /// `clock`: written at the pace it keeps; nil, as fast as written.
     public convenience init(path: URL, clock: SampleClock? = nil) {

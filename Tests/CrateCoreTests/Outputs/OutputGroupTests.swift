@@ -1,0 +1,73 @@
+@testable import CrateCore
+import CrateDomain
+import Foundation
+import NullOutput
+import Testing
+
+/// Several outputs at once (issue 29): the same samples to each, one turned off or failing without stopping the rest.
+@Suite struct OutputGroupTests {
+    /// An output that fails every write once `failing` is set.
+    final class Flaky: AudioOutput {
+        var failing = false
+        var frames = 0
+        var destination: String { "flaky" }
+        var keepsTime: Bool { false }
+        func open(_ format: PCMFormat) throws {}
+        func write(_ samples: UnsafeBufferPointer<Float>) throws {
+            if failing { throw OutputError(output: "flaky", reason: "unplugged") }
+            frames += samples.count / 2
+        }
+        func drain() throws {}
+        func close() {}
+    }
+
+    let format = PCMFormat(sampleRate: 44100, channels: 2)
+    let block = [Float](repeating: 0.25, count: 4410 * 2)
+
+    func write(_ group: OutputGroup, times: Int) throws {
+        for _ in 0..<times { try block.withUnsafeBufferPointer { try group.write($0) } }
+    }
+
+    @Test func everyEnabledOutputGetsTheSameSamples() throws {
+        let a = NullAudioOutput(), b = NullAudioOutput()
+        let group = OutputGroup([("a", a, true), ("b", b, true)])
+        try group.open(format)
+        try write(group, times: 3)
+        #expect(a.framesWritten == 13230 && b.framesWritten == 13230)
+
+        // Off: b hears nothing more, a goes on; on again: b takes up from there.
+        #expect(group.setEnabled("b", false) && !group.setEnabled("nobody", false))
+        try write(group, times: 2)
+        #expect(a.framesWritten == 22050 && b.framesWritten == 13230)
+        group.setEnabled("b", true)
+        try write(group, times: 1)
+        #expect(a.framesWritten == 26460 && b.framesWritten == 17640)
+        #expect(group.states().map(\.enabled) == [true, true] && group.states().allSatisfy { $0.failure == nil })
+    }
+
+    @Test func aFailingOutputIsSetAsideAndTheOthersGoOn() throws {
+        let good = NullAudioOutput(), flaky = Flaky()
+        let group = OutputGroup([("null", good, true), ("flaky", flaky, true)])
+        try group.open(format)
+        try write(group, times: 1)
+        flaky.failing = true
+        try write(group, times: 2)   // no throw: one output still works
+        #expect(good.framesWritten == 13230 && flaky.frames == 4410)
+        #expect(group.states().first { $0.name == "flaky" }?.failure?.contains("unplugged") == true)
+        // Back at the next open (a new track, a seek).
+        flaky.failing = false
+        try group.open(format)
+        try write(group, times: 1)
+        #expect(flaky.frames == 8820 && group.states().allSatisfy { $0.failure == nil })
+    }
+
+    @Test func whenEveryOutputFailsTheGroupFailsAndWithNoneEnabledItDoesNot() throws {
+        let flaky = Flaky()
+        let group = OutputGroup([("flaky", flaky, true)])
+        try group.open(format)
+        flaky.failing = true
+        #expect(throws: OutputError.self) { try write(group, times: 1) }
+        group.setEnabled("flaky", false)
+        try write(group, times: 1)   // nobody listens: the music goes on at the sample clock
+    }
+}
