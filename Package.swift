@@ -73,6 +73,9 @@ let package = Package(
         // The MPRIS front end's session bus.
         system("CDBus", pkgConfig: "dbus-1", apt: "libdbus-1-dev"),
         system("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev"),
+        // The stream output's encoder (libopus) and its Ogg pages (libogg).
+        system("COpus", pkgConfig: "opus", apt: "libopus-dev"),
+        system("COgg", pkgConfig: "ogg", apt: "libogg-dev"),
         // FFmpeg (libavformat-dev libavcodec-dev libswresample-dev libavutil-dev): its headers at build time, its
         // libraries loaded when first used (Modules/CLibraries/CFFmpeg/include/CFFmpeg.h says why).
         .target(name: "CFFmpeg", path: "Modules/CLibraries/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
@@ -114,7 +117,8 @@ let package = Package(
         .target(name: "CratePlugins", dependencies: [
             "CrateDomain", "CrateCore", "LocalFilesSource", "AppleCatalogREST", "URLStreamSource",
             "OpusDecoder", "VorbisDecoder", "MP3Decoder", "FLACDecoder", "WAVDecoder", "FFmpegDecoder",
-            "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput", "FFmpegEncoder",
+            "PulseAudioOutput", "ALSAOutput", "PipeOutput", "WAVFileOutput", "NullOutput", "FIFOOutput", "StreamOutput",
+            "FFmpegEncoder",
             "HTTPFrontEnd", "MPDFrontEnd", "MPRISFrontEnd", "SubsonicFrontEnd",
         ], path: "Modules/CratePlugins", swiftSettings: strict),
 
@@ -141,6 +145,8 @@ let package = Package(
         plugin("PipeOutput", path: "Plugins/Outputs/Pipe"),
         plugin("WAVFileOutput", path: "Plugins/Outputs/WAVFile"),
         plugin("NullOutput", path: "Plugins/Outputs/Null"),
+        plugin("FIFOOutput", path: "Plugins/Outputs/FIFO", ["FFmpegSupport"]),
+        plugin("StreamOutput", path: "Plugins/Outputs/Stream", ["COpus", "COgg", "FFmpegSupport"]),
         plugin("FFmpegEncoder", path: "Plugins/Encoders/FFmpeg", ["FFmpegSupport", "CFFmpeg"]),
 
         // The shapes of crated's HTTP API, declared once for the HTTP front end and its clients.
@@ -182,6 +188,8 @@ let package = Package(
         tests("PulseAudioOutputTests", ["PulseAudioOutput"]),
         tests("WAVFileOutputTests", ["WAVFileOutput"]),
         tests("NullOutputTests", ["NullOutput"]),
+        tests("FIFOOutputTests", ["FIFOOutput"]),
+        tests("StreamOutputTests", ["StreamOutput"]),
         tests("URLStreamSourceTests", ["URLStreamSource"], exclude: ["radio_server.py"]),
         tests("CrateAppsTests", ["crate", "crated"]),
         // The front ends in process: the seam (a fake front end added by one line), the MPD session fed lines.

@@ -4,11 +4,11 @@
 #   scripts/install-deps.sh test   -> build + play + the tools the tests drive
 set -euo pipefail
 
-run_pkgs=(libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libopus-dev libopusfile-dev libvorbis-dev
+run_pkgs=(libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libopus-dev libogg-dev libopusfile-dev libvorbis-dev
           libpulse-dev libasound2-dev libmpg123-dev libflac-dev
           libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libjpeg62-turbo-dev libpng-dev libebur128-dev libdbus-1-dev pkg-config pulseaudio pulseaudio-utils sox ffmpeg)
 test_pkgs=(libsox-fmt-all chromium openssl python3 curl flac mpc mpd ncmpcpp playerctl dbus man-db systemd
-           desktop-file-utils bash-completion zsh fish supysonic python3-waitress)
+           desktop-file-utils bash-completion zsh fish supysonic python3-waitress snapserver snapclient)
 
 want=("${run_pkgs[@]}")
 [ "${1:-run}" = "test" ] && want+=("${test_pkgs[@]}")

@@ -12,6 +12,8 @@ import FLACDecoder
 import LocalFilesSource
 import MP3Decoder
 import NullOutput
+import FIFOOutput
+import StreamOutput
 import OpusDecoder
 import PipeOutput
 import PulseAudioOutput
@@ -50,6 +52,9 @@ public enum CratePlugins {
         PipeOutputPlugin.registration,
         WAVFileOutputPlugin.registration,
         NullOutputPlugin.registration,
+        // Outputs for listeners elsewhere: Snapcast's pipe, and the Ogg Opus stream crated serves at /stream.opus.
+        FIFOOutputPlugin.registration,
+        StreamOutputPlugin.registration,
         // Encoders: transcoding for listeners elsewhere.
         FFmpegEncoderPlugin.registration,
     ], autoOutputOrder: ["pulse", "alsa", "null"], frontEndBlocks: frontEnds.map(\.settings))

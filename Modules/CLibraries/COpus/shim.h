@@ -1,0 +1,1 @@
+#include <opus.h>  /* pkg-config: -I/usr/include/opus */

@@ -1,0 +1,6 @@
+import Testing
+@testable import FIFOOutput
+
+@Suite struct FIFOOutputTests {
+    @Test func named() { #expect(FIFOOutputPlugin().name == "fifo") }
+}
