@@ -17,7 +17,7 @@ struct Crate: AsyncParsableCommand {
             Wall.self, GenreFeed.self, Dial.self, Feed.self,
             Edit.self, Delete.self, Missing.self, Library.self, LoudnessCommand.self, Config.self,
             Stations.self, Users.self, PlayURL.self, Status.self, Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Prev.self, Seek.self, Volume.self,
-            Repeat.self, Shuffle.self, StopAfterAlbum.self, PlayAlbum.self, Queue.self, History.self, Watch.self,
+            Repeat.self, Shuffle.self, StopAfterAlbum.self, PlayAlbum.self, Queue.self, History.self, Outputs.self, Watch.self,
         ])
 
     /// ArgumentParser's entry, with two habits of other CLIs: `--config FILE` before the command (it is passed on as

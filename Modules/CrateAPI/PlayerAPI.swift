@@ -132,3 +132,14 @@ extension API {
         }
     }
 }
+
+extension API {
+    /// `POST outputs/{name}`: switch an output on or off while playing.
+    public struct OutputSwitch: Codable, Sendable, Hashable {
+        public var enabled: Bool
+
+        public init(enabled: Bool) {
+            self.enabled = enabled
+        }
+    }
+}

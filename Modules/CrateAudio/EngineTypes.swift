@@ -14,9 +14,13 @@ public struct EngineItem: Sendable, Hashable {
     /// item and no other. It takes effect exactly at the item's first sample, without a ramp, so an album's
     /// gapless border stays sample-exact; only volume changes are ramped.
     public var gain: Float
+    /// What the item is, for outputs that tell their listeners (the stream output's tags).
+    public var tags: NowPlayingTags?
 
-    public init(token: UInt64, entryID: Int64, trackID: Int64, url: URL, startFrame: Int64 = 0, gain: Float = 1) {
+    public init(token: UInt64, entryID: Int64, trackID: Int64, url: URL, startFrame: Int64 = 0, gain: Float = 1,
+                tags: NowPlayingTags? = nil) {
         self.token = token
+        self.tags = tags
         self.entryID = entryID
         self.trackID = trackID
         self.url = url

@@ -329,11 +329,14 @@ public final class PlaybackEngine: @unchecked Sendable {
         var currentGain: Float = 1
         /// When the open output last fell idle (stop, end of queue): it is let go `keepOutputSeconds` later.
         var idleSince: Date?
+        /// The item whose tags the open output was told (once per track, not again on a seek or resume).
+        var announced: UInt64?
         func release() {
             output?.close()
             output = nil
             openFormat = nil
             idleSince = nil
+            announced = nil
         }
         while true {
             lock.lock()
@@ -405,6 +408,10 @@ public final class PlaybackEngine: @unchecked Sendable {
                     if openFormat != nil { try out.drain() }
                     try out.open(format)
                     openFormat = format
+                }
+                if announced != chunk.item.token {
+                    announced = chunk.item.token
+                    if let tags = chunk.item.tags { out.nowPlaying(tags) }
                 }
                 // The item's gain is constant across the item: only the volume part ramps.
                 let itemGain = chunk.item.gain

@@ -13,6 +13,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case streamFailed(url: String, reason: String)
     /// A stream that made no sound in time (it may still come).
     case streamTimedOut(url: String, seconds: Double)
+    /// An output name the player does not have.
+    case noSuchOutput(name: String, known: [String])
 
     public var description: String {
         switch self {
@@ -26,13 +28,15 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .noSuchEntryID(id): "no queue entry with id \(id)"
         case let .streamFailed(url, reason): reason.contains(url) ? "cannot play it: \(reason)" : "cannot play \(url): \(reason)"
         case let .streamTimedOut(url, seconds): "\(url) made no sound within \(Int(seconds)) s (it may still start: crate status tells)"
+        case let .noSuchOutput(name, known):
+            "no output named '\(name)'; the outputs are \(known.joined(separator: ", ")) (output.plugin in the config)"
         }
     }
 
     /// Not found vs. bad request, for the HTTP status.
     public var isNotFound: Bool {
         switch self {
-        case .noSuchEntry, .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry, .noSuchEntryID: true
+        case .noSuchEntry, .noSuchTrack, .noSuchAlbum, .noSuchHistoryEntry, .noSuchEntryID, .noSuchOutput: true
         default: false
         }
     }

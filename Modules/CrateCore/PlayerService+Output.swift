@@ -28,30 +28,51 @@ extension PlayerService {
 
     /// At start-up the configured output could not be reached: crated runs anyway and keeps trying it.
     func outputUnavailableAtStart(_ reason: String) {
-        logger.error("output '\(output.name)' is unavailable: \(reason); crated runs and tries it again")
+        logger.error("output '\(outputName)' is unavailable: \(reason); crated runs and tries it again")
         report(reason, resume: false, attempt: 0)
     }
 
     private func report(_ reason: String, resume: Bool, attempt: Int) {
         let delay = Self.retryDelays[min(attempt, Self.retryDelays.count - 1)]
-        let notice = OutputErrorNotice(output: output.name, reason: reason, since: outputError?.since ?? Date(),
+        let notice = OutputErrorNotice(output: outputName, reason: reason, since: outputError?.since ?? Date(),
                                        nextAttempt: Date().addingTimeInterval(delay), willResume: resume)
         let first = outputError == nil
         outputError = notice
         outputAttempt = attempt
-        if first { logger.error("output '\(output.name)' failed: \(reason)") }
+        if first { logger.error("output '\(outputName)' failed: \(reason)") }
         publish(.player(.outputError(notice)))
         scheduleRetry(after: delay, attempt: attempt)
     }
 
+    /// An output was switched on while none worked: the next attempt is now rather than after the backoff.
+    func retryOutputSoon() {
+        scheduleRetry(after: 0, attempt: outputAttempt)
+    }
+
+    /// The output's name in notices: the one output, or the enabled ones joined (`pulse+fifo`).
+    var outputName: String {
+        let enabled = outputs.enabledPlugins.map(\.name)
+        return enabled.isEmpty ? outputs.names.joined(separator: "+") : enabled.joined(separator: "+")
+    }
+
     private func scheduleRetry(after delay: Double, attempt: Int) {
         outputRetry?.cancel()
-        let plugin = output
+        let plugins = outputs.enabledPlugins
         outputRetry = Task { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
             guard !Task.isCancelled else { return }
-            // checkStatus may block (it connects); off the actor, at the player's priority.
-            let status = await Task.detached(priority: Task.currentPriority) { plugin.checkStatus() }.value
+            // checkStatus may block (it connects); off the actor, at the player's priority. Any enabled output that
+            // works is enough: the group plays through the ones that do.
+            let status = await Task.detached(priority: Task.currentPriority) { () -> PluginStatus in
+                var reasons: [String] = []
+                for plugin in plugins {
+                    switch plugin.checkStatus() {
+                    case .available: return .available
+                    case .unavailable(let reason): reasons.append(reason)
+                    }
+                }
+                return reasons.isEmpty ? .available : .unavailable(reason: reasons.joined(separator: "; "))
+            }.value
             guard !Task.isCancelled else { return }
             await self?.retried(status, attempt: attempt + 1)
         }
@@ -66,8 +87,8 @@ extension PlayerService {
             outputError = nil
             outputRetry = nil
             let down = Date().timeIntervalSince(trouble.since)
-            logger.notice("output '\(output.name)' is back after \(String(format: "%.0f", down)) s")
-            publish(.player(.outputBack(output: output.name)))
+            logger.notice("output '\(outputName)' is back after \(String(format: "%.0f", down)) s")
+            publish(.player(.outputBack(output: outputName)))
             guard trouble.willResume, state == .paused, let current else { return }
             do {
                 if let fresh = try store.queueEntry(id: current.id) { try start(fresh, at: heldElapsed) }

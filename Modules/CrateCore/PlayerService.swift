@@ -11,8 +11,11 @@ public actor PlayerService {
 
     let runtime: CrateRuntime
     let engine: PlaybackEngine
-    /// The output the engine plays through, tried again after a failure (PlayerService+Output.swift).
-    let output: any OutputPlugin
+    /// The outputs the engine plays through, all at once, each switched on and off while playing
+    /// (PlayerService+Outputs.swift); tried again after a failure (PlayerService+Output.swift).
+    let outputs: OutputGroup
+    /// What the stream outputs broadcast, for the front ends that serve them (`/stream.opus`).
+    public nonisolated let broadcasts: [Broadcast]
     public nonisolated let events: EventBus
     var store: LibraryStore { runtime.store }
     var logger: Logger { runtime.logger }
@@ -47,6 +50,7 @@ public actor PlayerService {
     var outputAttempt = 0
     var random = SystemRandomNumberGenerator()
     private var eventTask: Task<Void, Never>?
+    private var outputTask: Task<Void, Never>?
     private var saveTask: Task<Void, Never>?
 
     /// Builds the player on `runtime`'s configured output and restores the saved queue pointer,
@@ -56,31 +60,42 @@ public actor PlayerService {
     /// player: it starts with `outputError` set and tries the output again until it works.
     public static func start(runtime: CrateRuntime, output: String? = nil) async throws -> PlayerService {
         let choice = output ?? runtime.settings.output
-        let plugin: any OutputPlugin
-        var unavailable: String?
-        do {
-            let (resolved, why) = try runtime.outputs.resolve(choice)
-            runtime.logger.info("\(why)")
-            plugin = resolved
-        } catch RegistryError.outputUnavailable(let name, let reason) {
-            guard let named = runtime.outputs.plugins.first(where: { $0.name == name }) else {
-                throw RegistryError.outputUnavailable(name: name, reason: reason)
+        var plugins: [any OutputPlugin] = []
+        var unavailable: [String] = []
+        let names = Settings.outputNames(choice)
+        for name in names.isEmpty ? [OutputRegistry.auto] : names {
+            let plugin: any OutputPlugin
+            do {
+                let (resolved, why) = try runtime.outputs.resolve(name)
+                runtime.logger.info("\(why)")
+                plugin = resolved
+            } catch RegistryError.outputUnavailable(let name, let reason) {
+                guard let named = runtime.outputs.plugins.first(where: { $0.name == name }) else {
+                    throw RegistryError.outputUnavailable(name: name, reason: reason)
+                }
+                plugin = named
+                unavailable.append(reason)
             }
-            plugin = named
-            unavailable = reason
+            // `auto` may name an output listed as well.
+            if !plugins.contains(where: { $0.name == plugin.name }) { plugins.append(plugin) }
         }
-        let engine = PlaybackEngine(decoders: runtime.decoders, inputs: runtime.inputs) { try plugin.makeOutput() }
-        let player = PlayerService(runtime: runtime, engine: engine, output: plugin, events: runtime.events)
+        let (changes, sink) = AsyncStream.makeStream(of: OutputState.self)
+        let group = OutputGroup(plugins, disabled: disabledOutputs(runtime.store)) { sink.yield($0) }
+        let engine = PlaybackEngine(decoders: runtime.decoders, inputs: runtime.inputs) { group }
+        let player = PlayerService(runtime: runtime, engine: engine, outputs: group, events: runtime.events)
         await player.restore()
-        await player.listen()
-        if let unavailable { await player.outputUnavailableAtStart(unavailable) }
+        await player.listen(outputChanges: changes)
+        if unavailable.count == plugins.count, !unavailable.isEmpty {
+            await player.outputUnavailableAtStart(unavailable.joined(separator: "; "))
+        }
         return player
     }
 
-    init(runtime: CrateRuntime, engine: PlaybackEngine, output: any OutputPlugin, events: EventBus) {
+    init(runtime: CrateRuntime, engine: PlaybackEngine, outputs: OutputGroup, events: EventBus) {
         self.runtime = runtime
         self.engine = engine
-        self.output = output
+        self.outputs = outputs
+        broadcasts = outputs.plugins.compactMap { ($0 as? any BroadcastOutput)?.broadcast }
         self.events = events
     }
 
@@ -88,9 +103,11 @@ public actor PlayerService {
     public func shutdown() {
         save()
         eventTask?.cancel()
+        outputTask?.cancel()
         saveTask?.cancel()
         outputRetry?.cancel()
         engine.shutdown()
+        for broadcast in broadcasts { broadcast.finish() }
     }
 
     // MARK: - Status
@@ -323,8 +340,11 @@ public actor PlayerService {
         applied[token] = decision
         // A stream starts where it is now; a file where it was left.
         let frame = live ? 0 : Int64(seconds * Double(entry.track.info.sampleRate))
+        let track = entry.track
+        let tags = NowPlayingTags(title: track.title, artist: track.artist.isEmpty ? nil : track.artist,
+                                  album: track.album.isEmpty ? nil : track.album)
         return EngineItem(token: token, entryID: entry.id, trackID: entry.track.id, url: url, startFrame: frame,
-                          gain: decision.linearGain)
+                          gain: decision.linearGain, tags: tags)
     }
 
     func setState(_ new: PlaybackState) {
@@ -366,10 +386,13 @@ public actor PlayerService {
         engine.setVolume(modes.volume)
     }
 
-    private func listen() {
+    private func listen(outputChanges: AsyncStream<OutputState>) {
         let stream = engine.events
         eventTask = Task { [weak self] in
             for await event in stream { await self?.handle(event) }
+        }
+        outputTask = Task { [weak self] in
+            for await change in outputChanges { await self?.outputChanged(change) }
         }
         // While playing, the position is saved every 5 seconds for resuming after a crash or restart.
         saveTask = Task { [weak self] in

@@ -10,7 +10,7 @@ public struct Settings: Sendable, Hashable {
     /// Decoder names to try first, in order; the rest follow in registration order.
     public var decoderOrder: [String]
     public var disabledDecoders: [String]
-    /// `auto`, or an output plugin name.
+    /// `auto`, an output plugin's name, or several names comma-separated (`pulse,stream`): every one plays.
     public var output: String
     public var httpHost: String
     public var httpPort: Int
@@ -86,5 +86,12 @@ extension Settings {
     public mutating func setPluginValue(_ key: String, _ value: String?) {
         guard let dot = key.lastIndex(of: ".") else { return }
         pluginValues[String(key[..<dot]), default: [:]][String(key[key.index(after: dot)...])] = value
+    }
+}
+
+extension Settings {
+    /// The names in an `output.plugin` value (`pulse,stream`), in order.
+    public static func outputNames(_ value: String) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

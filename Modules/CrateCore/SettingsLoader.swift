@@ -63,12 +63,13 @@ extension SettingsLoader {
         if let v = try names("sources.enabled", known: knownSources) { s.enabledSources = v }
         if let v = try names("decoders.order", known: knownDecoders) { s.decoderOrder = v }
         if let v = try names("decoders.disabled", known: knownDecoders) { s.disabledDecoders = v }
-        if let v = string("output.plugin") {
+        // One output or several at once: `pulse`, `[pulse, stream]`, `pulse,stream`.
+        if let values = list("output.plugin"), !values.isEmpty {
             let accepted = ["auto"] + knownOutputs
-            guard accepted.contains(v) else {
+            for v in values where !accepted.contains(v) {
                 throw ConfigError.invalidValue(key: "output.plugin", value: v, accepted: accepted.joined(separator: ", "))
             }
-            s.output = v
+            s.output = values.joined(separator: ",")
         }
         if let v = string("http.address") { (s.httpHost, s.httpPort) = try parseAddress(v) }
         if let v = string("log.level") {

@@ -12,6 +12,8 @@ public enum CrateEvent: Sendable, Hashable {
     case options(OptionsChange)
     case library(LibraryChange)
     case feeds(FeedChange)
+    /// An output was switched on or off, failed, or came back (MPD's `output` subsystem).
+    case output(OutputState)
 }
 
 /// What the player did: state, track, position, skips, stream titles, output trouble.
@@ -95,7 +97,7 @@ public enum FeedChange: Sendable, Hashable {
 
 extension CrateEvent {
     /// The subsystem, as MPD's idle names them where they overlap: `player`, `queue`, `mixer`, `options`, `library`,
-    /// `feeds`.
+    /// `feeds`, `output`.
     public var subsystem: String {
         switch self {
         case .player: "player"
@@ -104,6 +106,7 @@ extension CrateEvent {
         case .options: "options"
         case .library: "library"
         case .feeds: "feeds"
+        case .output: "output"
         }
     }
 
@@ -119,6 +122,7 @@ extension CrateEvent {
         case .library(let change): change.detail
         case .feeds(.dial(let dial)): "dial \(dial.rawValue)"
         case .feeds(.wall(let dial)): "wall \(dial.rawValue)"
+        case .output(let state): state.summary
         }
     }
 
@@ -163,6 +167,7 @@ extension CrateEvent {
             }
         case .feeds(.dial): "dial"
         case .feeds(.wall): "wall"
+        case .output(let state): state.error != nil && state.enabled ? "outputFailed" : "output"
         }
     }
 
@@ -257,6 +262,8 @@ public struct EventMessage: Sendable, Codable, Hashable {
     public var detail: String?
     public var outputError: OutputErrorNotice?
     public var preview: Bool?
+    /// On `output` events: the output as `GET /api/v1/outputs` shows it now.
+    public var output: OutputState?
 
     public init(_ event: CrateEvent) {
         subsystem = event.subsystem
@@ -264,5 +271,6 @@ public struct EventMessage: Sendable, Codable, Hashable {
         detail = event.detail
         outputError = event.outputError
         preview = event.preview ? true : nil
+        if case .output(let state) = event { output = state }
     }
 }

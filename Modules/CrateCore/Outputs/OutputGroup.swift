@@ -6,28 +6,21 @@ import Foundation
 /// the others take each write as it comes. When no enabled output keeps time, the group keeps the sample clock
 /// itself, so playback never runs faster than real time.
 ///
-/// A member that fails is set aside with its reason — the others go on — and is opened again at the next `open`
-/// (a new track's format, a seek, a resume) or when written to after `retryDelay`. Only when every enabled member
-/// has failed does the group's own call fail, which the engine handles as one output's failure.
+/// Each member is made from its plugin when it opens and let go when it closes, as the engine did with its one output.
+/// A member that fails is set aside with its reason — the others go on — and is tried again at the next `open` (a new
+/// track's format, a seek, a resume) or when written to after `retryDelay`. Only when every enabled member has failed
+/// does the group's own call fail, which the engine handles as one output's failure (the player pauses and retries).
 ///
 /// Owned by the playback thread like any output; `setEnabled` and `states` are called from other threads, hence
-/// the lock around the members.
-final class OutputGroup: AudioOutput {
+/// the lock around the members. `onChange` hears of a member failing, coming back or being switched.
+final class OutputGroup: AudioOutput, @unchecked Sendable {
     struct Member {
-        let name: String
-        let output: any AudioOutput
+        let plugin: any OutputPlugin
+        var output: (any AudioOutput)?
         var enabled: Bool
-        var isOpen = false
         var failure: String?
         var failedAt: Date?
-    }
-
-    /// How an output of the group is doing, for clients (`GET outputs`).
-    struct State: Sendable, Equatable {
-        var name: String
-        var destination: String
-        var enabled: Bool
-        var failure: String?
+        var name: String { plugin.name }
     }
 
     static let retryDelay: TimeInterval = 5
@@ -35,45 +28,51 @@ final class OutputGroup: AudioOutput {
     private let lock = NSLock()
     private var members: [Member]
     private var format: PCMFormat?
+    private var tags: NowPlayingTags?
     /// The pace when no enabled member keeps time.
     private var clock = SampleClock()
+    private let onChange: @Sendable (OutputState) -> Void
 
-    init(_ outputs: [(name: String, output: any AudioOutput, enabled: Bool)]) {
-        members = outputs.map { Member(name: $0.name, output: $0.output, enabled: $0.enabled) }
+    init(_ plugins: [any OutputPlugin], disabled: Set<String> = [], onChange: @escaping @Sendable (OutputState) -> Void = { _ in }) {
+        members = plugins.map { Member(plugin: $0, enabled: !disabled.contains($0.name)) }
+        self.onChange = onChange
     }
 
+    var names: [String] { locked { members.map(\.name) } }
+    var plugins: [any OutputPlugin] { locked { members.map(\.plugin) } }
+
     var destination: String {
-        locked { members.filter(\.enabled).map(\.output.destination) }.joined(separator: " + ")
+        locked { members.filter(\.enabled).map { $0.output?.destination ?? $0.name } }.joined(separator: " + ")
     }
 
     /// The group keeps time itself when none of its enabled members does.
     var keepsTime: Bool { true }
 
-    func states() -> [State] {
-        locked { members.map { State(name: $0.name, destination: $0.output.destination, enabled: $0.enabled, failure: $0.failure) } }
+    func states() -> [OutputState] { locked { members.map(Self.state) } }
+
+    /// Turns a member on or off; nil when there is none of that name. An output turned off is closed at the next
+    /// write; one turned on is opened there.
+    func setEnabled(_ name: String, _ on: Bool) -> OutputState? {
+        let changed = locked { () -> OutputState? in
+            guard let index = members.firstIndex(where: { $0.name == name }) else { return nil }
+            members[index].enabled = on
+            members[index].failure = nil
+            members[index].failedAt = nil
+            return Self.state(members[index])
+        }
+        if let changed { onChange(changed) }
+        return changed
     }
 
-    /// Turns a member on or off; false when there is none of that name. An output turned off is closed at the next
-    /// write; one turned on is opened there.
-    @discardableResult
-    func setEnabled(_ name: String, _ on: Bool) -> Bool {
-        locked {
-            guard let index = members.firstIndex(where: { $0.name == name }) else { return false }
-            members[index].enabled = on
-            if on { members[index].failure = nil }
-            return true
-        }
-    }
+    /// The enabled members' plugins, for the player's retry after the whole group failed.
+    var enabledPlugins: [any OutputPlugin] { locked { members.filter(\.enabled).map(\.plugin) } }
 
     func open(_ format: PCMFormat) throws {
         self.format = format
         clock = SampleClock()
-        for index in indexes() {
-            locked { members[index].failure = nil }
-            try attempt(index) { output, member in
-                try output.open(format)
-                member.isOpen = true
-            }
+        for index in indexes() where locked({ members[index].enabled }) {
+            // A new open is a fresh chance for a member that failed.
+            open(index, format)
         }
         try requireOne()
     }
@@ -82,50 +81,58 @@ final class OutputGroup: AudioOutput {
         guard let format else { throw OutputError(output: "group", reason: "write before open") }
         var paced = false
         for index in indexes() {
-            let (output, member) = locked { (members[index].output, members[index]) }
+            let member = locked { members[index] }
             if !member.enabled {
-                if member.isOpen { output.close(); locked { members[index].isOpen = false } }
+                if let output = member.output {
+                    output.close()
+                    locked { members[index].output = nil }
+                }
                 continue
             }
-            if !member.isOpen {
+            if member.output == nil {
                 // Turned on since, or failed a while ago: try again.
                 if let failedAt = member.failedAt, Date().timeIntervalSince(failedAt) < Self.retryDelay { continue }
-                try attempt(index) { output, member in
-                    try output.open(format)
-                    member.isOpen = true
-                }
-                guard locked({ members[index].isOpen }) else { continue }
+                open(index, format)
             }
-            try attempt(index) { output, _ in try output.write(samples) }
-            if locked({ members[index].isOpen }), output.keepsTime { paced = true }
+            guard let output = locked({ members[index].output }) else { continue }
+            do {
+                try output.write(samples)
+                if output.keepsTime { paced = true }
+            } catch {
+                fail(index, error)
+            }
         }
         try requireOne()
         if !paced { clock.wrote(frames: samples.count / max(1, format.channels), rate: format.sampleRate) }
     }
 
     func drain() throws {
-        for index in indexes() where locked({ members[index].isOpen }) {
-            try attempt(index) { output, _ in try output.drain() }
+        for index in indexes() {
+            guard let output = locked({ members[index].output }) else { continue }
+            do { try output.drain() } catch { fail(index, error) }
         }
         clock.drain()
     }
 
     func close() {
         for index in indexes() {
-            let (output, open) = locked { (members[index].output, members[index].isOpen) }
-            if open { output.close() }
-            locked { members[index].isOpen = false }
+            let output = locked { () -> (any AudioOutput)? in
+                defer { members[index].output = nil }
+                return members[index].output
+            }
+            output?.close()
         }
+        format = nil
     }
 
     /// Every open member flushes, or the group cannot (the engine then closes and opens it).
     func flush() -> Bool {
         var all = true
-        for index in indexes() where locked({ members[index].isOpen }) {
-            let output = locked { members[index].output }
+        for index in indexes() {
+            guard let output = locked({ members[index].output }) else { continue }
             if !output.flush() {
                 output.close()
-                locked { members[index].isOpen = false }
+                locked { members[index].output = nil }
                 all = false
             }
         }
@@ -133,36 +140,66 @@ final class OutputGroup: AudioOutput {
         return all
     }
 
-    // MARK: Failures
+    func nowPlaying(_ tags: NowPlayingTags) {
+        self.tags = tags
+        for index in indexes() { locked { members[index].output }?.nowPlaying(tags) }
+    }
 
-    /// Runs `body` on member `index`; an error sets the member aside (closed, with its reason) instead of throwing.
-    private func attempt(_ index: Int, _ body: (any AudioOutput, inout Member) throws -> Void) throws {
-        var member = locked { members[index] }
+    // MARK: Members
+
+    private func open(_ index: Int, _ format: PCMFormat) {
+        let (plugin, existing, wasFailing) = locked { (members[index].plugin, members[index].output, members[index].failure != nil) }
         do {
-            try body(member.output, &member)
-            locked {
-                members[index].isOpen = member.isOpen
+            let output = try existing ?? plugin.makeOutput()
+            locked { members[index].output = output }
+            try output.open(format)
+            if let tags, existing == nil { output.nowPlaying(tags) }
+            let back = locked { () -> OutputState? in
+                members[index].failure = nil
+                members[index].failedAt = nil
+                return wasFailing ? Self.state(members[index]) : nil
             }
+            if let back { onChange(back) }
         } catch {
-            if member.isOpen { member.output.close() }
-            locked {
-                members[index].isOpen = false
-                members[index].failure = ErrorText.describe(error)
-                members[index].failedAt = Date()
-            }
+            fail(index, error)
         }
+    }
+
+    /// Sets member `index` aside, closed, with its reason; it is tried again after `retryDelay`.
+    private func fail(_ index: Int, _ error: any Error) {
+        let (output, state, first) = locked { () -> ((any AudioOutput)?, OutputState, Bool) in
+            let output = members[index].output
+            let first = members[index].failure == nil
+            members[index].output = nil
+            members[index].failure = Self.reason(error)
+            members[index].failedAt = Date()
+            return (output, Self.state(members[index]), first)
+        }
+        output?.close()
+        if first { onChange(state) }
     }
 
     /// Fails when no enabled member is working: the engine then treats the group as one failed output.
     private func requireOne() throws {
-        let (working, failures) = locked {
-            (members.contains { $0.enabled && $0.isOpen }, members.filter(\.enabled).compactMap { m in m.failure.map { "\(m.name): \($0)" } })
+        let (working, enabled, failures) = locked {
+            (members.contains { $0.enabled && $0.output != nil }, members.filter(\.enabled).count,
+             members.filter(\.enabled).compactMap { m in m.failure })
         }
-        guard !working else { return }
-        let enabledCount = locked { members.filter(\.enabled).count }
         // Every output turned off: the music goes on at the sample clock, heard by nobody (as MPD with no output).
-        guard enabledCount > 0 else { return }
-        throw OutputError(output: "group", reason: failures.joined(separator: "; "))
+        guard !working, enabled > 0 else { return }
+        throw OutputError(output: enabled == 1 ? (enabledPlugins.first?.name ?? "output") : "every output",
+                          reason: failures.joined(separator: "; "))
+    }
+
+    /// An output's own error message without the "output NAME:" prefix the state already names.
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? OutputError { return error.reason }
+        return ErrorText.describe(error)
+    }
+
+    private static func state(_ m: Member) -> OutputState {
+        OutputState(name: m.name, destination: m.output?.destination, enabled: m.enabled, isDevice: m.plugin.isDevice,
+                    error: m.failure, listenPath: (m.plugin as? any BroadcastOutput)?.broadcast.path)
     }
 
     private func indexes() -> Range<Int> { locked { members.indices } }

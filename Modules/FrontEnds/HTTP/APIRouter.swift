@@ -33,6 +33,7 @@ enum APIRouter {
         CatalogRoutes.add(to: api, runtime: runtime)
         PreviewRoutes.add(to: api, player: player)
         FeedRoutes.add(to: api, feeds: feeds)
+        OutputRoutes.add(to: router, api: api, player: player)
         return router
     }
 

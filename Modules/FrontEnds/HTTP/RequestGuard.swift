@@ -152,11 +152,11 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// Same-origin scripts, styles, pictures and the web app manifest only (catalog covers come from Apple's https
+    /// Same-origin scripts, styles, pictures, sound (the stream "Listen here" plays) and the web app manifest only (catalog covers come from Apple's https
     /// image hosts); no framing.
     static var contentSecurityPolicy: String {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; "
-            + "manifest-src 'self'; "
+            + "manifest-src 'self'; media-src 'self'; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     }
 

@@ -35,6 +35,7 @@ struct MPDCommands: Sendable {
             case .emptyQueue, .nothingPlaying: throw MPDError(.playerSync, "Not playing")
             case .invalidValue: throw MPDError(.argument, error.description)
             case .streamFailed, .streamTimedOut: throw MPDError(.system, error.description)
+            case .noSuchOutput: throw MPDError(.noExist, "No such audio output")
             }
         } catch {
             throw MPDError(.system, ErrorText.describe(error))
@@ -60,7 +61,18 @@ struct MPDCommands: Sendable {
             // Crate rescans the whole library (a URI narrows nothing); MPD's job number comes back at once.
             do { try jobs.rescan() } catch LibraryError.busy(let why) { throw MPDError(.updateAlready, "already updating: \(why)") }
             return "updating_db: \(updates.next())\n"
-        case "outputs": return "outputid: 0\noutputname: crate\nplugin: crate\noutputenabled: 1\n"
+        case "outputs":
+            // The output's number is its place in output.plugin; its name is the plugin's, as in Crate's own API.
+            return player.outputStates().enumerated().map { id, output in
+                "outputid: \(id)\noutputname: \(output.name)\nplugin: \(output.name)\noutputenabled: \(output.enabled ? 1 : 0)\n"
+            }.joined()
+        case "enableoutput", "disableoutput", "toggleoutput":
+            let outputs = player.outputStates()
+            let id = try Self.number(args, 0)
+            guard outputs.indices.contains(id) else { throw MPDError(.noExist, "No such audio output") }
+            let on = name == "toggleoutput" ? !outputs[id].enabled : name == "enableoutput"
+            try await player.setOutput(outputs[id].name, enabled: on)
+            return ""
         case "stats":
             let songs = try database.snapshot().songs
             let artists = Set(songs.map(\.track.artist)).count, albums = Set(songs.map(\.track.albumID)).count

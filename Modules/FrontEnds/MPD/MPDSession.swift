@@ -44,6 +44,7 @@ struct MPDSession {
         case .mixer: ["mixer"]
         case .options: ["options"]
         case .feeds: []
+        case .output: ["output"]
         // A job: `update` when it starts and ends, `database` once when it is done (not per progress step).
         case .library(.job(_, .started)), .library(.job(_, .failed)): ["update"]
         case .library(.job(_, .done)): ["update", "database"]

@@ -43,7 +43,7 @@ final class MPRISServer: Sendable {
             switch event {
             case .player(.seek): await announce(seek: true)
             case .player, .queue, .mixer, .options: await announce(seek: false)
-            case .library, .feeds: continue
+            case .library, .feeds, .output: continue
             }
         }
         bus.stop()

@@ -7,6 +7,7 @@ import Foundation
 /// `snd_pcm_writei` paces the playback thread, as the device plays.
 public struct ALSAOutputPlugin: OutputPlugin {
     public let name = "alsa"
+    public var isDevice: Bool { true }
     public let device: String
 
     public init(device: String = "default") {

@@ -6,6 +6,7 @@ import Foundation
 /// the playback thread owns the output, so blocking writes are the pacing we want.
 public struct PulseAudioOutputPlugin: OutputPlugin {
     public let name = "pulse"
+    public var isDevice: Bool { true }
     /// "unix:/run/user/1000/pulse/native", "tcp:host"; nil for libpulse's default lookup.
     public let server: String?
     /// A sink name as in `pactl list sinks short`; nil for the server's default sink.
