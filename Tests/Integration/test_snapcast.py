@@ -1,0 +1,339 @@
+"""Issue 29, item 4: Snapcast multiroom fed by crated's fifo output, with real processes.
+
+Debian's snapserver (0.26) reads a named pipe that crated's `fifo` output writes (48000:16:2, the album resampled from
+44.1 kHz), and three `snapclient --player file` on loopback play it into raw files: A and B as two rooms, C as a room
+told its sound card is 100 ms late (`--latency 100`), so it must play 100 ms early. The album is two 3-s tones made
+now, 440 Hz then 660 Hz.
+
+How the rooms' positions are compared. A file player writes, every 50 ms by its own steady timer, the 50 ms of audio
+the stream says is heard from 10 ms later on (client/player/file_player.cpp: `getPlayerChunkOrSilence(buffer, 10ms,
+2400)` then `fflush`). So block k of a file (bytes 9600k to 9600(k+1)) is written at t0 + k * 50 ms, and sample n of
+the file is heard at t0 + n / 48000 + 10 ms, where t0 is that client's own start. The files cannot be compared by
+offset alone (each client started at its own moment), and comparing wall-clock sleeps would measure the test, not
+Snapcast. Instead a thread watches both files grow and notes when each block lands (polled every half millisecond);
+the median of (landing time - k * 50 ms) over the blocks around an event is t0 for that client, to about a
+millisecond. The events are found in the audio itself, the same stream sample in every file: the first sound of the
+album, and the first 660 Hz period after the 440 Hz track (the gapless border between the tracks). Their moments,
+t0 + n / 48000, must agree between A and B within SYNC_TOLERANCE, and C's must come 100 ms earlier within the same
+tolerance: the check that the measurement sees a difference when there is one. Snapcast promises clients in step to
+well under a millisecond; the tolerance is what this measurement resolves on a busy 2-core machine (file-player timer
+jitter, polling), still a small fraction of the 3 s between the clients' starts or of a room 100 ms off.
+
+Nothing here sleeps to synchronise: every wait is for a condition (clients connected as the server's JSON-RPC says,
+the player stopped, the files long enough), with a bound and a message."""
+import array
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from crate_harness import Crate, free_port, make_track, stop_process, wait_until
+
+RATE = 48000
+FRAME = 4  # bytes: 16-bit stereo
+BLOCK_FRAMES = RATE * 50 // 1000  # a file player's write: 50 ms
+TONE_SECONDS = 3
+SYNC_TOLERANCE = 0.005  # seconds
+LATE_ROOM = 0.100  # C's --latency, in seconds
+
+
+def _require(tool):
+    path = shutil.which(tool)
+    assert path, f"{tool} is not installed (scripts/install-deps.sh test installs Debian's snapserver and snapclient)"
+    return path
+
+
+class SnapServer:
+    """snapserver on private loopback ports with its state in `folder`, reading `fifo` (made by it, mode=create)."""
+
+    def __init__(self, folder: Path, fifo: Path):
+        self.stream_port, self.control_port = free_port(), free_port()
+        self.log = folder / "snapserver.log"
+        self.config = folder / "snapserver.conf"
+        self.config.write_text(f"""[server]
+datadir = {folder}
+[http]
+enabled = false
+[tcp]
+enabled = true
+bind_to_address = 127.0.0.1
+port = {self.control_port}
+[stream]
+bind_to_address = 127.0.0.1
+port = {self.stream_port}
+source = pipe://{fifo}?name=Crate&sampleformat=48000:16:2&mode=create
+codec = pcm
+[logging]
+sink = stderr
+""")
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen([_require("snapserver"), "-c", str(self.config)], stdout=open(self.log, "ab"),
+                                        stderr=subprocess.STDOUT)
+        wait_until(f"snapserver to answer JSON-RPC on port {self.control_port} (log: {self.log})", self._answers, seconds=30)
+
+    def rpc(self, method, params=None):
+        """One JSON-RPC request on the control port; the answer's `result` (notifications before it are skipped)."""
+        with socket.create_connection(("127.0.0.1", self.control_port), timeout=10) as s:
+            request = {"id": 1, "jsonrpc": "2.0", "method": method}
+            if params is not None:
+                request["params"] = params
+            s.sendall(json.dumps(request).encode() + b"\r\n")
+            stream = s.makefile("rb")
+            while True:
+                line = stream.readline()
+                assert line, f"snapserver closed the control connection (log: {self.log})"
+                answer = json.loads(line)
+                if answer.get("id") == 1:
+                    assert "error" not in answer, answer
+                    return answer["result"]
+
+    def _answers(self):
+        assert self.process.poll() is None, f"snapserver exited: {self.log.read_text(errors='replace')}"
+        try:
+            self.rpc("Server.GetRPCVersion")
+            return True
+        except OSError:
+            return False
+
+    def connected_clients(self):
+        status = self.rpc("Server.GetStatus")["server"]
+        # A client's id is its host id, with "#N" for instances after the first (-i N).
+        return {c["id"].split("#")[0] for g in status["groups"] for c in g["clients"] if c["connected"]}
+
+    def stop(self):
+        stop_process(self.process, seconds=10)
+
+
+class SnapClient:
+    """`snapclient --player file` into `out`, as host `host_id`."""
+
+    def __init__(self, folder: Path, server: SnapServer, host_id: str, instance: int, latency_ms=0, append=False):
+        self.name = host_id
+        self.out = folder / f"{host_id}.raw"
+        self.log = folder / f"{host_id}.log"
+        self.process = subprocess.Popen(
+            [_require("snapclient"), "-h", "127.0.0.1", "-p", str(server.stream_port), "--hostID", host_id,
+             "-i", str(instance), "--latency", str(latency_ms), "--player", f"file:filename={self.out}" + (",mode=a" if append else ""),
+             "--logsink", f"file:{self.log}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+    def size(self):
+        try:
+            return self.out.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def samples(self):
+        """The left channel as 16-bit integers."""
+        data = array.array("h")
+        data.frombytes(self.out.read_bytes()[: self.size() // FRAME * FRAME])
+        return data[0::2]
+
+    def stop(self):
+        stop_process(self.process, seconds=10)
+
+
+class GrowthWatch:
+    """Notes, on a thread of its own, when each client's file grows: [(monotonic time, size)] per client."""
+
+    def __init__(self, clients):
+        self.clients = clients
+        self.seen = {c.name: [] for c in clients}
+        self.running = True
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        last = {c.name: -1 for c in self.clients}
+        while self.running:
+            for c in self.clients:
+                size = c.size()
+                if size != last[c.name]:
+                    self.seen[c.name].append((time.monotonic(), size))
+                    last[c.name] = size
+            time.sleep(0.0005)  # the sampling interval of the measurement, not a wait for anything
+
+    def stop(self):
+        self.running = False
+        self.thread.join(timeout=10)
+
+    def start_time(self, name, around_block, span=20):
+        """t0 of a client: the median, over the blocks within `span` of `around_block` whose landing was seen by
+        itself (one whole block more than the time before), of (landing time - block index * 50 ms)."""
+        block = BLOCK_FRAMES * FRAME
+        estimates = []
+        seen = self.seen[name]
+        for (_, before), (t, size) in zip(seen, seen[1:]):
+            if size // block == before // block + 1:
+                k = size // block - 1
+                if abs(k - around_block) <= span:
+                    estimates.append(t - k * BLOCK_FRAMES / RATE)
+        assert len(estimates) >= span, f"{name}: only {len(estimates)} file-player blocks seen near block {around_block}"
+        return statistics.median(estimates)
+
+
+def rising_crossings(x, start, end):
+    """Rising zero crossings of x[start:end], each to a fraction of a sample (linear interpolation)."""
+    out = []
+    armed = False
+    for i in range(max(start, 1), end):
+        if x[i - 1] < -50:
+            armed = True
+        if armed and x[i - 1] < 0 <= x[i]:
+            out.append(i - 1 + (-x[i - 1]) / (x[i] - x[i - 1]))
+            armed = False
+    return out
+
+
+def frequency(x, start, end):
+    c = rising_crossings(x, start, end)
+    assert len(c) >= 2, f"no tone between samples {start} and {end}"
+    return (len(c) - 1) * RATE / (c[-1] - c[0])
+
+
+def events(x):
+    """The album's first sound, the border between the tones (the first rising crossing that begins a period
+    shorter than halfway between 440 and 660 Hz) and its last sound, as sample indexes of this file."""
+    threshold = 200  # of a tone peaking near 4096 (ffmpeg's sine source plays at 1/8 of full scale)
+    onset = next((i for i, v in enumerate(x) if abs(v) > threshold), None)
+    assert onset is not None, "the file is silent"
+    end = max(i for i in range(len(x) - 1, onset, -1) if abs(x[i]) > threshold or i == onset + 1)
+    crossings = rising_crossings(x, onset, end)
+    border_period = RATE / ((440 + 660) / 2)
+    border = next((a for a, b in zip(crossings, crossings[1:]) if b - a < border_period), None)
+    assert border is not None, "no 660 Hz after the 440 Hz tone"
+    return onset, border, end
+
+
+def make_album(folder: Path, seconds):
+    """The album Tones: 440 Hz, then 660 Hz, FLAC at 44.1 kHz (so the fifo output resamples)."""
+    for n, hz in ((1, 440), (2, 660)):
+        make_track(folder / f"{n:02d}.flac", {"title": f"Tone {hz}", "artist": "Tester", "album": "Tones",
+                                              "album_artist": "Tester", "track": f"{n}/2", "date": "2024"},
+                   seconds=seconds, frequency=hz)
+
+
+@pytest.fixture
+def rooms(tmp_path):
+    _require("snapserver")
+    _require("snapclient")
+    music = tmp_path / "music"
+    make_album(music, TONE_SECONDS)
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    fifo = snap / "snapfifo"
+    server = SnapServer(snap, fifo)
+    crate = Crate(tmp_path / "home")
+    crate.home.mkdir(parents=True)
+    clients = []
+    try:
+        crate.cli("import", "--quiet", str(music))
+        crate.start(extra={"CRATE_OUTPUT_PLUGIN": "fifo", "CRATE_OUTPUTS_FIFO_PATH": str(fifo)})
+        for i, (name, latency) in enumerate((("A", 0), ("B", 0), ("C", int(LATE_ROOM * 1000))), 1):
+            clients.append(SnapClient(snap, server, name, i, latency))
+        wait_until("snapserver to see clients A, B and C connected",
+                   lambda: {"A", "B", "C"} <= server.connected_clients(), seconds=30)
+        yield crate, server, clients
+    finally:
+        for c in clients:
+            c.stop()
+        crate.stop()
+        server.stop()
+
+
+def test_rooms_play_the_album_in_step(rooms):
+    crate, server, clients = rooms
+    print(json.dumps(crate.get("/api/v1/outputs")))
+    watch = GrowthWatch(clients)
+    try:
+        done = crate.cli("play-album", "Tones")
+        assert "Tone 440" in done.stdout, done.stdout
+        wait_until("the album to end (player stopped)", lambda: crate.get("/api/v1/player")["state"] == "stopped",
+                   seconds=60)
+        # What the player wrote last reaches the rooms after snapserver's buffer (1 s): wait for 2 s more in every file.
+        ended = {c.name: c.size() for c in clients}
+        wait_until("every room's file to run 2 s past the album's end",
+                   lambda: all(c.size() >= ended[c.name] + 2 * RATE * FRAME for c in clients), seconds=30)
+    finally:
+        watch.stop()
+
+    moments = {}
+    for c in clients:
+        x = c.samples()
+        onset, border, end = events(x)
+        # The album's tones at their pitch, whole and gapless: 3 s of 440 Hz, then 3 s of 660 Hz.
+        first = frequency(x, onset + RATE // 5, int(border) - RATE // 5)
+        second = frequency(x, int(border) + RATE // 5, end - RATE // 5)
+        assert abs(first - 440) < 1 and abs(second - 660) < 1, f"room {c.name}: {first:.2f} Hz, then {second:.2f} Hz"
+        assert abs((border - onset) / RATE - TONE_SECONDS) < 0.01, f"room {c.name}: the first tone lasts {(border - onset) / RATE:.4f} s"
+        assert abs((end - border) / RATE - TONE_SECONDS) < 0.01, f"room {c.name}: the second tone lasts {(end - border) / RATE:.4f} s"
+        moments[c.name] = [watch.start_time(c.name, int(n) // BLOCK_FRAMES) + n / RATE for n in (onset, border)]
+
+    report = {name: [f"{t - moments['A'][i]:+.4f}" for i, t in enumerate(ts)] for name, ts in moments.items()}
+    for i, event in enumerate(("first sound", "440 -> 660 Hz")):
+        a, b, c = moments["A"][i], moments["B"][i], moments["C"][i]
+        assert abs(a - b) < SYNC_TOLERANCE, f"{event}: rooms A and B differ by {abs(a - b) * 1000:.1f} ms ({report})"
+        assert abs((a - c) - LATE_ROOM) < SYNC_TOLERANCE, \
+            f"{event}: room C (--latency 100) should play 100 ms early, it plays {(a - c) * 1000:.1f} ms early ({report})"
+    print("room moments relative to A (s):", report)
+
+
+def sounding(client, since, seconds=0.5):
+    """Whether the client's file holds at least `seconds` of tone after byte `since` (a restart's moment)."""
+    x = array.array("h")
+    data = client.out.read_bytes()[since:]
+    x.frombytes(data[: len(data) // FRAME * FRAME])
+    left = x[0::2]
+    return sum(1 for v in left if abs(v) > 200) >= seconds * RATE * 0.6  # a sine is above 5% of its peak 97% of the time
+
+
+def test_a_restarted_snapserver_hears_the_music_again(tmp_path):
+    """snapserver stops mid-album and starts again: crated plays on meanwhile, without an output error and at the
+    pace of the music, and the room hears the album again once snapserver and its client are back."""
+    music = tmp_path / "music"
+    make_album(music, 15)
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    fifo = snap / "snapfifo"
+    server = SnapServer(snap, fifo)
+    crate = Crate(tmp_path / "home")
+    crate.home.mkdir(parents=True)
+    client = None
+    try:
+        crate.cli("import", "--quiet", str(music))
+        crate.start(extra={"CRATE_OUTPUT_PLUGIN": "fifo", "CRATE_OUTPUTS_FIFO_PATH": str(fifo)})
+        # Appending: a client that reconnects opens its file again.
+        client = SnapClient(snap, server, "A", 1, append=True)
+        wait_until("snapserver to see client A", lambda: "A" in server.connected_clients(), seconds=30)
+        crate.cli("play-album", "Tones")
+        wait_until("room A to hear the album", lambda: sounding(client, 0), seconds=30)
+
+        server.stop()
+        player = crate.get("/api/v1/player")
+        assert player["state"] == "playing" and "outputError" not in player, player
+        # The player keeps the music's pace with nobody reading the pipe: a second of music takes a second.
+        before, started = player["elapsed"], time.monotonic()
+        wait_until("the album to play on for a second", lambda: crate.get("/api/v1/player")["elapsed"] >= before + 1,
+                   seconds=30)
+        assert time.monotonic() - started >= 0.9, "the player raced ahead with nobody reading the pipe"
+
+        restart = client.size()
+        server.start()
+        wait_until("client A to reconnect to the new snapserver", lambda: "A" in server.connected_clients(), seconds=60)
+        wait_until("room A to hear the album again", lambda: sounding(client, restart), seconds=30)
+        player = crate.get("/api/v1/player")
+        assert player["state"] == "playing" and "outputError" not in player, player
+    finally:
+        if client:
+            client.stop()
+        crate.stop()
+        server.stop()
