@@ -96,9 +96,14 @@ final class PipeReader: Sendable {
         return try #require(try plugin.makeOutput() as? FIFOAudioOutput)
     }
 
-    private func write(_ output: FIFOAudioOutput, _ samples: [Float], chunkFrames: Int = 4096, channels: Int = 2) throws {
+    /// Writes `samples` in the player's chunks. `keepingUp` waits (a bound, not a pace) before each chunk until the
+    /// reader has taken all but 32 KiB, as a reader at the sample clock would with a player at the sample clock: the
+    /// output then never needs to drop, and what arrives can be compared sample for sample.
+    private func write(_ output: FIFOAudioOutput, _ samples: [Float], chunkFrames: Int = 4096, channels: Int = 2,
+                       keepingUp: Bool = false) throws {
         var start = 0
         while start < samples.count {
+            if keepingUp { try waitUntil("the reader to keep up", seconds: 10) { (output.queuedBytes ?? 0) <= 32768 } }
             let end = min(start + chunkFrames * channels, samples.count)
             try samples[start..<end].withUnsafeBufferPointer { try output.write($0) }
             start = end
@@ -109,6 +114,12 @@ final class PipeReader: Sendable {
         stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
     }
 
+    private func s16le<C: Collection>(_ samples: C) -> [UInt8] where C.Element == Float {
+        var out: [UInt8] = []
+        Array(samples).withUnsafeBufferPointer { SampleConversion.convert($0, to: .s16le, into: &out) }
+        return out
+    }
+
     @Test func writesTheSamplesExactlyWhenTheMusicIsInThePipesFormat() throws {
         let path = try pipe()
         let out = try output(path)
@@ -117,13 +128,12 @@ final class PipeReader: Sendable {
         let reader = try PipeReader(path)
         try out.open(PCMFormat(sampleRate: 48000, channels: 2))
         let tone = SignalAnalysis.sine(frames: 48000, sampleRate: 48000, channels: 2, frequency: 440, amplitude: 0.8)
-        try write(out, tone)
+        try write(out, tone, keepingUp: true)
         try out.drain()
         #expect(out.isConnected)
         out.close()
         let got = try reader.finish()
-        var expected: [UInt8] = []
-        tone.withUnsafeBufferPointer { SampleConversion.convert($0, to: .s16le, into: &expected) }
+        let expected = s16le(tone)
         #expect(got.count == expected.count)
         #expect(firstDifference(got, expected) == nil)
         #expect(out.framesWritten == 48000 && out.framesDropped == 0)
@@ -134,9 +144,9 @@ final class PipeReader: Sendable {
         let out = try output(path)
         let reader = try PipeReader(path)
         try out.open(PCMFormat(sampleRate: 44100, channels: 2))
-        // The pipe holds about half a second of the pipe's format, so the player's lead fits without waiting.
+        // The pipe holds more than half a second of the pipe's format, so the player's lead fits without dropping.
         #expect(reader.capacity >= 96000, "pipe of \(reader.capacity) bytes")
-        try write(out, SignalAnalysis.sine(frames: 44100, sampleRate: 44100, channels: 2, frequency: 440))
+        try write(out, SignalAnalysis.sine(frames: 44100, sampleRate: 44100, channels: 2, frequency: 440), keepingUp: true)
         try out.drain()
         out.close()
         let samples = int16s(try reader.finish()).map { Float($0) / 32767 }
@@ -152,9 +162,9 @@ final class PipeReader: Sendable {
         let out = try output(path)
         let reader = try PipeReader(path)
         try out.open(PCMFormat(sampleRate: 44100, channels: 2))
-        try write(out, SignalAnalysis.sine(frames: 22050, sampleRate: 44100, channels: 2, frequency: 440))
+        try write(out, SignalAnalysis.sine(frames: 22050, sampleRate: 44100, channels: 2, frequency: 440), keepingUp: true)
         try out.open(PCMFormat(sampleRate: 48000, channels: 1))
-        try write(out, SignalAnalysis.sine(frames: 24000, sampleRate: 48000, channels: 1, frequency: 660), channels: 1)
+        try write(out, SignalAnalysis.sine(frames: 24000, sampleRate: 48000, channels: 1, frequency: 660), channels: 1, keepingUp: true)
         try out.drain()
         out.close()
         let samples = int16s(try reader.finish()).map { Float($0) / 32767 }
@@ -184,33 +194,40 @@ final class PipeReader: Sendable {
         #expect(int16s(try monoReader.finish()) == [16384, 0])
     }
 
-    /// snapserver not running: nothing reads the pipe, the open does not block, and writes drop at once.
+    /// snapserver not running: nothing reads the pipe; the open neither blocks nor fails, writes never wait, and the
+    /// pipe keeps only the latest half second (what a snapserver starting now would hear first).
     @Test func nobodyReadingNeverBlocks() throws {
         let path = try folder().appendingPathComponent("snapfifo").path
         let out = try output(path)
         let started = ContinuousClock.now
-        try out.open(PCMFormat(sampleRate: 44100, channels: 2))
-        #expect(!out.isConnected)
+        try out.open(PCMFormat(sampleRate: 48000, channels: 2))
         // The output made the pipe, as it was missing.
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
         // Ten seconds of music.
-        let tone = SignalAnalysis.sine(frames: 441_000, sampleRate: 44100, channels: 2, frequency: 440)
+        let tone = SignalAnalysis.sine(frames: 480_000, sampleRate: 48000, channels: 2, frequency: 440)
         try write(out, tone)
         try out.drain()
         let took = ContinuousClock.now - started
         #expect(took < .seconds(3), "10 s of audio with nobody reading took \(took)")
-        #expect(out.framesWritten == 0)
-        #expect(abs(out.framesDropped - 480_000) <= 2)
+        let queued = try #require(out.queuedBytes)
+        #expect(queued <= 96000 && queued >= 96000 - 4096 * 4, "\(queued) bytes in the pipe")
+        #expect(out.framesWritten == 480_000)
+        #expect(out.framesWritten - out.framesDropped == Int64(queued / 4))
+
+        // A reader that comes now gets the last of the music, whole frames, in order.
+        let reader = try PipeReader(path)
+        try waitUntil("the reader to empty the pipe", seconds: 10) { reader.bytes.count == queued }
+        #expect(firstDifference(reader.bytes, s16le(tone[(tone.count - queued / 2)...])) == nil)
         out.close()
+        _ = try reader.finish()
     }
 
-    /// A reader that stops taking anything (snapserver hung): the pipe fills, one write waits briefly, then the rest
-    /// is dropped, whole frames only; when the reader reads again, the music flows again.
-    @Test func aStalledReaderCostsOneShortWaitThenDrops() throws {
-        let path = try folder().appendingPathComponent("snapfifo").path
+    /// A reader that stops taking anything (snapserver hung) costs nothing either; when it reads again it hears the
+    /// music of now, and the music flows on.
+    @Test func aStalledReaderNeverHoldsThePlayerBack() throws {
+        let path = try pipe()
         let out = try output(path)
-        try out.open(PCMFormat(sampleRate: 48000, channels: 2))  // makes the pipe
         let reader = try PipeReader(path, stalled: true)
         try out.open(PCMFormat(sampleRate: 48000, channels: 2))
         #expect(out.isConnected)
@@ -218,26 +235,22 @@ final class PipeReader: Sendable {
         let tone = SignalAnalysis.sine(frames: 480_000, sampleRate: 48000, channels: 2, frequency: 440)
         try write(out, tone)
         let took = ContinuousClock.now - started
-        #expect(took < .seconds(3), "10 s of audio into a full pipe took \(took)")
-        #expect(out.framesDropped > 0 && out.framesWritten > 0)
-        #expect(out.framesWritten + out.framesDropped == 480_000)
-        let held = out.framesWritten
+        #expect(took < .seconds(3), "10 s of audio into a pipe nobody empties took \(took)")
+        #expect(out.framesDropped > 0)
+        let held = Int(out.framesWritten - out.framesDropped)
 
         reader.resume()
-        try waitUntil("the reader to empty the pipe", seconds: 10) { reader.bytes.count == Int(held) * 4 }
-        // Whole frames only: what was written is the tone's first frames, the same samples in the same order.
-        var expected: [UInt8] = []
-        tone[0..<Int(held) * 2].withUnsafeBufferPointer { SampleConversion.convert($0, to: .s16le, into: &expected) }
-        #expect(firstDifference(reader.bytes, expected) == nil)
-        // The reader is back: the next write goes through whole.
-        try write(out, Array(tone[0..<9600]))
-        #expect(out.framesWritten == held + 4800)
+        try waitUntil("the reader to empty the pipe", seconds: 10) { reader.bytes.count == held * 4 }
+        #expect(firstDifference(reader.bytes, s16le(tone[(tone.count - held * 2)...])) == nil)
+        let dropped = out.framesDropped
+        try write(out, Array(tone[0..<9600]), keepingUp: true)
+        #expect(out.framesDropped == dropped)
         out.close()
-        #expect(try reader.finish().count == Int(held + 4800) * 4)
+        #expect(try reader.finish().count == (held + 4800) * 4)
     }
 
-    /// snapserver restarts: the write after it went away fails (EPIPE) and is dropped, not an error; once a reader is
-    /// back the output opens the pipe again by itself.
+    /// snapserver restarts: it closes the pipe and opens it again. The output holds the pipe meanwhile, so nothing
+    /// fails, and the new snapserver hears the music.
     @Test func aRestartedReaderHearsTheMusicAgain() throws {
         let path = try pipe()
         let out = try output(path)
@@ -245,38 +258,56 @@ final class PipeReader: Sendable {
         try out.open(PCMFormat(sampleRate: 48000, channels: 2))
         let chunk = SignalAnalysis.sine(frames: 4800, sampleRate: 48000, channels: 2, frequency: 440)
         try write(out, chunk)
+        try waitUntil("the first reader to read", seconds: 10) { first.bytes.count == 4800 * 4 }
         #expect(try first.finish().count == 4800 * 4)
 
-        try write(out, chunk)  // nobody reads now: dropped
-        #expect(!out.isConnected)
-        #expect(out.framesDropped == 4800)
-
+        try write(out, chunk)  // nobody reads now: kept in the pipe
+        #expect(out.isConnected && out.framesDropped == 0)
         let second = try PipeReader(path)
-        try waitUntil("the output to open the pipe again", seconds: 10) {
-            try write(out, chunk)
-            return out.isConnected
-        }
-        let before = out.framesWritten
         try write(out, chunk)
-        #expect(out.framesWritten == before + 4800)
+        try waitUntil("the second reader to read both chunks", seconds: 10) { second.bytes.count == 2 * 4800 * 4 }
         out.close()
-        #expect(try second.finish().count == Int(out.framesWritten - 4800) * 4)
+        #expect(firstDifference(try second.finish(), s16le(chunk + chunk)) == nil)
     }
 
-    @Test func flushKeepsThePipeOpen() throws {
+    /// snapserver (or a clean-up of /tmp) removes the pipe and makes a new one: the output notices within a second
+    /// of writing and writes to the new pipe.
+    @Test func aPipeMadeAgainIsFoundAgain() throws {
         let path = try pipe()
         let out = try output(path)
+        try out.open(PCMFormat(sampleRate: 48000, channels: 2))
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
         let reader = try PipeReader(path)
+        let chunk = SignalAnalysis.sine(frames: 2400, sampleRate: 48000, channels: 2, frequency: 440)
+        try waitUntil("the output to write into the new pipe", seconds: 10) {
+            try write(out, chunk)
+            return !reader.bytes.isEmpty
+        }
+        out.close()
+        _ = try reader.finish()
+    }
+
+    /// A seek or stop: what snapserver has not read yet of the old position is dropped, the pipe stays open.
+    @Test func flushDropsWhatWaitsInThePipe() throws {
+        let path = try pipe()
+        let out = try output(path)
+        let reader = try PipeReader(path, stalled: true)
         try out.open(PCMFormat(sampleRate: 44100, channels: 2))
         try write(out, SignalAnalysis.sine(frames: 4410, sampleRate: 44100, channels: 2, frequency: 440))
+        #expect((out.queuedBytes ?? 0) > 0)
         #expect(out.flush())
-        #expect(out.isConnected)
-        try write(out, SignalAnalysis.sine(frames: 4410, sampleRate: 44100, channels: 2, frequency: 440))
+        #expect(out.isConnected && out.queuedBytes == 0)
+        let after = SignalAnalysis.sine(frames: 4410, sampleRate: 44100, channels: 2, frequency: 660)
+        try write(out, after)
         try out.drain()
+        reader.resume()
         out.close()
-        // Two tenths of a second at 48 kHz, less what the flush dropped (the first part's resampler delay).
-        let frames = try reader.finish().count / 4
-        #expect(frames > 9500 && frames <= 9602, "\(frames) frames")
+        // Only the new position's tenth of a second (at 48 kHz), with nothing of the old one's resampler in it.
+        let samples = int16s(try reader.finish()).map { Float($0) / 32767 }
+        #expect(abs(samples.count / 2 - 4800) <= 2, "\(samples.count / 2) frames")
+        let frequency = try #require(SignalAnalysis.dominantFrequency(SignalAnalysis.channel(0, of: samples, channels: 2)[100..<4700], sampleRate: 48000))
+        #expect(abs(frequency - 660) < 2, "\(frequency) Hz")
     }
 
     @Test func refusesAPathThatIsNotAPipe() throws {

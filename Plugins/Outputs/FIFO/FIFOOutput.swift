@@ -91,55 +91,77 @@ public struct FIFOOutputPlugin: OutputPlugin {
 
 /// The open pipe. Owned by the playback thread.
 ///
-/// Opening: the write end is opened non-blocking, so a pipe nobody reads (snapserver not running) does not block;
-/// the kernel then refuses (ENXIO), the audio is dropped and the open is tried again half a second later, at a write.
-/// Unlike MPD, no read end is held to make the open succeed: a pipe with a reader of our own would fill with stale
-/// audio while snapserver is away and hand it out when it is back; and when snapserver stops, the next write fails
-/// with EPIPE, the pipe is closed and reopened by a later write, so a restarted snapserver hears the music again.
+/// Opening, as MPD does: a read end of our own first, then the write end, both non-blocking. snapserver closes the
+/// pipe and opens it again every 100 ms while nothing writes, so a write end opened alone would nearly always be
+/// refused (ENXIO); with our own reader the open succeeds whether snapserver runs or not, and it never fails with
+/// EPIPE when snapserver stops or restarts: snapserver opens the same pipe again and reads on.
 ///
-/// Writing: in pieces of at most PIPE_BUF bytes, whole frames each, which the kernel writes all or nothing, so the
-/// reader never sees a frame cut in two, whatever is dropped. When the pipe is full the write waits for room at most
-/// `stallLimit` per call; if the reader has not taken anything by then it is stalled, the rest is dropped, and later
-/// writes drop at once until one goes through whole. The pipe is enlarged to about half a second so the player's
-/// lead (up to 200 ms ahead of the clock) fits in it without waiting.
+/// Writing never holds the player back: the pipe is kept to at most `maxQueued` (about half a second): what would go
+/// beyond is made room for by reading the oldest audio out through our own read end and dropping it. So with
+/// snapserver away or hung the pipe holds the latest half second, and a snapserver that comes back hears the music
+/// of now, not of when it left. The player's lead over the clock (up to 200 ms and a chunk) fits below that limit,
+/// so nothing is dropped while snapserver reads. Writes go in pieces of at most PIPE_BUF bytes, whole frames, which
+/// the kernel writes all or nothing, and reads take whole frames, so the reader never sees a frame cut in two.
+///
+/// Should our read end be refused (the pipe belongs to another user and is write-only for us), the output works
+/// without it: the open is retried every half second until snapserver holds the pipe, EPIPE closes it, and a full
+/// pipe costs one wait of at most `stallLimit`, after which writes drop until one goes through whole.
 public final class FIFOAudioOutput: AudioOutput {
     public let path: String
     public let target: FIFOFormat
     /// The music's format, from the last `open`.
     public private(set) var format: PCMFormat?
-    /// Frames (in the pipe's format) written to the pipe and dropped, since this output was made; for tests and status.
+    /// Frames (in the pipe's format) written to the pipe, and frames dropped (never written, or taken back out of the
+    /// pipe unread), since this output was made; for tests and status.
     public private(set) var framesWritten: Int64 = 0
     public private(set) var framesDropped: Int64 = 0
 
     static let reconnectDelay: Duration = .milliseconds(500)
     static let stallLimit: Duration = .milliseconds(100)
+    /// How often a write checks that the path is still the pipe it has open (removed and made again: reopen).
+    static let identityCheck: Duration = .seconds(1)
 
     private var resampler: PCMResampler?
+    /// The write end; -1 while not open.
     private var fd: Int32 = -1
+    /// Our own read end, -1 when refused.
+    private var reader: Int32 = -1
+    /// The most bytes left in the pipe after a write.
+    private var maxQueued = 0
     /// No new open of the pipe before this (nobody was reading); nil: at the next write.
     private var nextAttempt: ContinuousClock.Instant?
-    /// The reader took nothing for `stallLimit`: writes drop at once until one goes through whole.
+    private var checkedIdentity = ContinuousClock.now
+    /// Without our own read end: the reader took nothing for `stallLimit`, writes drop at once until one goes through.
     private var dropping = false
     private var bytes: [UInt8] = []
+    private var scratch = [UInt8](repeating: 0, count: 65536)
 
     init(path: String, format: FIFOFormat) {
         self.path = path
         target = format
-        // A reader that goes away makes the next write fail with EPIPE: handled there, not a signal that ends crated.
+        // Without our own read end, a reader that goes away makes the next write fail with EPIPE: handled there, not
+        // a signal that ends crated.
         signal(SIGPIPE, SIG_IGN)
     }
 
     deinit {
-        if fd >= 0 { Glibc.close(fd) }
+        disconnect()
     }
 
     public var destination: String { "named pipe \(path) (\(target), raw PCM for Snapcast)" }
 
-    /// The pipe's reader sets the pace, not this output: the player keeps the sample clock (or a sound card does).
+    /// The pipe's reader sets no pace the player could follow: the player keeps the sample clock (or a sound card does).
     public var keepsTime: Bool { false }
 
-    /// Whether the pipe is open to a reader now.
+    /// Whether the pipe is open now.
     public var isConnected: Bool { fd >= 0 }
+
+    /// Bytes waiting in the pipe for its reader; nil without our own read end.
+    public var queuedBytes: Int? {
+        guard reader >= 0 else { return nil }
+        var count: Int32 = 0
+        return ioctl(reader, UInt(FIONREAD), &count) == 0 ? Int(count) : nil
+    }
 
     public func open(_ format: PCMFormat) throws {
         guard format.channels > 0, format.sampleRate > 0 else { throw OutputError(output: "fifo", reason: "cannot play \(format)") }
@@ -150,6 +172,7 @@ public final class FIFOAudioOutput: AudioOutput {
             resampler = try resampled { try PCMResampler(from: format, toRate: target.sampleRate, toChannels: target.channels) }
             self.format = format
         }
+        if fd >= 0, !isStillThePipe() { disconnect() }
         if fd < 0 {
             nextAttempt = nil
             try connect()
@@ -170,21 +193,20 @@ public final class FIFOAudioOutput: AudioOutput {
         try send(resampled { try resampler.flush() })
     }
 
-    /// Drops what the resampler holds, keeps the pipe: the next write is the new position's sound. What is already
-    /// in the pipe cannot be taken back (at most the player's lead, ~200 ms).
+    /// Drops what the resampler holds and what snapserver has not yet read from the pipe, and keeps the pipe: the
+    /// new position is heard after snapserver's own buffer, not after the old position's last half second too.
     public func flush() -> Bool {
         _ = try? resampler?.flush()
+        if let queued = queuedBytes, queued > 0 { discard(queued) }
         dropping = false
         return true
     }
 
     public func close() {
-        if fd >= 0 { Glibc.close(fd) }
-        fd = -1
+        disconnect()
         resampler = nil
         format = nil
         nextAttempt = nil
-        dropping = false
     }
 
     // MARK: The pipe
@@ -209,17 +231,16 @@ public final class FIFOAudioOutput: AudioOutput {
         }
     }
 
-    /// Opens the write end when a reader is there; with none, leaves it closed and tries again after `reconnectDelay`.
+    /// Opens our read end, then the write end. Without our read end and with no reader, leaves it closed and tries
+    /// again after `reconnectDelay`.
     private func connect() throws {
         if let nextAttempt, ContinuousClock.now < nextAttempt { return }
-        var descriptor = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        if descriptor < 0, errno == ENOENT {
-            // Removed while we were away (a reboot's /tmp clean-up, a restarted snapserver): make it again.
-            try Self.makePipe(path)
-            descriptor = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        }
+        try Self.makePipe(path)
+        let readEnd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
+            if readEnd >= 0 { Glibc.close(readEnd) }
             guard code == ENXIO else {
                 throw OutputError(output: "fifo", reason: "cannot open the named pipe \(path) for writing: \(Self.describe(code))")
             }
@@ -229,25 +250,72 @@ public final class FIFOAudioOutput: AudioOutput {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
             Glibc.close(descriptor)
+            if readEnd >= 0 { Glibc.close(readEnd) }
             throw OutputError(output: "fifo", reason: "\(path) is not a named pipe")
         }
-        // About half a second of the pipe's format (the kernel rounds up to a power of two pages); refused above
+        // Room for half a second and more (the kernel rounds up to a power of two pages); refused above
         // /proc/sys/fs/pipe-max-size, when the default 64 KiB stays.
-        let size = max(65536, min(1 << 20, target.sampleRate * target.frameBytes / 2))
-        _ = fcntl(descriptor, Self.setPipeSize, Int32(size))
+        let halfSecond = target.sampleRate * target.frameBytes / 2
+        _ = fcntl(descriptor, Self.setPipeSize, Int32(min(1 << 20, halfSecond + halfSecond / 2)))
+        let capacity = Int(max(fcntl(descriptor, Self.getPipeSize), 4096))
+        maxQueued = max(piece, min(halfSecond, capacity - piece) / target.frameBytes * target.frameBytes)
         fd = descriptor
+        reader = readEnd
+        dropping = false
+        checkedIdentity = ContinuousClock.now
+    }
+
+    private func disconnect() {
+        if fd >= 0 { Glibc.close(fd) }
+        if reader >= 0 { Glibc.close(reader) }
+        fd = -1
+        reader = -1
         dropping = false
     }
 
-    /// F_SETPIPE_SZ (Linux's fcntl.h, behind _GNU_SOURCE, which Swift's Glibc module does not import).
-    private static let setPipeSize: Int32 = 1031
+    /// Whether the path still names the pipe we hold: snapserver (or a clean-up of /tmp) may have removed it and
+    /// made a new one, which nobody would ever write to otherwise.
+    private func isStillThePipe() -> Bool {
+        var atPath = stat(), held = stat()
+        guard stat(path, &atPath) == 0, fstat(fd, &held) == 0 else { return false }
+        return atPath.st_ino == held.st_ino && atPath.st_dev == held.st_dev
+    }
 
-    /// Writes `samples` (the pipe's format) without holding the player back more than `stallLimit`; whatever cannot
-    /// go is dropped in whole frames.
+    /// F_SETPIPE_SZ and F_GETPIPE_SZ (Linux's fcntl.h, behind _GNU_SOURCE, which Swift's Glibc module does not import).
+    private static let setPipeSize: Int32 = 1031
+    private static let getPipeSize: Int32 = 1032
+
+    /// The most bytes one write call hands the kernel: whole frames within PIPE_BUF, which it writes all or nothing.
+    private var piece: Int { (Int(PIPE_BUF) / target.frameBytes) * target.frameBytes }
+
+    /// Reads `count` bytes (whole frames) of the oldest audio out of the pipe through our read end and drops them.
+    private func discard(_ count: Int) {
+        guard reader >= 0 else { return }
+        var left = (count + target.frameBytes - 1) / target.frameBytes * target.frameBytes
+        var taken = 0
+        while left > 0 {
+            let n = scratch.withUnsafeMutableBytes { read(reader, $0.baseAddress, min(left, $0.count)) }
+            if n > 0 {
+                left -= n
+                taken += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                break  // empty: snapserver took the rest meanwhile
+            }
+        }
+        framesDropped += Int64(taken / target.frameBytes)
+    }
+
+    /// Writes `samples` (the pipe's format) without holding the player back; see the type's comment.
     private func send(_ samples: [Float]) throws {
         guard !samples.isEmpty else { return }
         samples.withUnsafeBufferPointer { encode($0) }
         let total = bytes.count
+        if fd >= 0, ContinuousClock.now - checkedIdentity >= Self.identityCheck {
+            checkedIdentity = ContinuousClock.now
+            if !isStillThePipe() { disconnect() }
+        }
         if fd < 0 { try connect() }
         var done = 0
         defer {
@@ -255,7 +323,8 @@ public final class FIFOAudioOutput: AudioOutput {
             framesDropped += Int64((total - done) / target.frameBytes)
         }
         guard fd >= 0 else { return }
-        let piece = (Int(PIPE_BUF) / target.frameBytes) * target.frameBytes
+        // Keep the pipe within `maxQueued`: the oldest audio makes room for this.
+        if let queued = queuedBytes, queued + total > maxQueued { discard(queued + total - maxQueued) }
         var waited = Duration.zero
         var stalled = false
         try bytes.withUnsafeBytes { raw in
@@ -267,6 +336,9 @@ public final class FIFOAudioOutput: AudioOutput {
                 switch code {
                 case EINTR:
                     continue
+                case EAGAIN where reader >= 0:
+                    // Full below our limit (the kernel would not enlarge the pipe): make room all the same.
+                    discard(piece)
                 case EAGAIN:
                     if dropping || waited >= Self.stallLimit {
                         stalled = true
@@ -275,12 +347,12 @@ public final class FIFOAudioOutput: AudioOutput {
                     let started = ContinuousClock.now
                     var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     let left = Self.stallLimit - waited
-                    _ = poll(&poller, 1, Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+                    let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+                    _ = poll(&poller, 1, Int32(max(1, milliseconds)))
                     waited += ContinuousClock.now - started
                 case EPIPE:
-                    // The reader went away (snapserver stopped or restarts): open again shortly.
-                    Glibc.close(fd)
-                    fd = -1
+                    // No reader (only without our own read end): snapserver stopped or restarts; open again shortly.
+                    disconnect()
                     nextAttempt = ContinuousClock.now + Self.reconnectDelay
                     break writing
                 default:
