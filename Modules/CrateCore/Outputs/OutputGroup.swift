@@ -17,6 +17,9 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
     struct Member {
         let plugin: any OutputPlugin
         var output: (any AudioOutput)?
+        /// Open now. An output switched off is closed but kept, so switching it on again continues it (a WAV file
+        /// goes on being written); one that failed, or that the group let go, is made afresh.
+        var isOpen = false
         var enabled: Bool
         var failure: String?
         var failedAt: Date?
@@ -52,6 +55,7 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
 
     /// Turns a member on or off; nil when there is none of that name. An output turned off is closed at the next
     /// write; one turned on is opened there.
+    @discardableResult
     func setEnabled(_ name: String, _ on: Bool) -> OutputState? {
         let changed = locked { () -> OutputState? in
             guard let index = members.firstIndex(where: { $0.name == name }) else { return nil }
@@ -83,18 +87,18 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
         for index in indexes() {
             let member = locked { members[index] }
             if !member.enabled {
-                if let output = member.output {
+                if member.isOpen, let output = member.output {
                     output.close()
-                    locked { members[index].output = nil }
+                    locked { members[index].isOpen = false }
                 }
                 continue
             }
-            if member.output == nil {
+            if !member.isOpen {
                 // Turned on since, or failed a while ago: try again.
                 if let failedAt = member.failedAt, Date().timeIntervalSince(failedAt) < Self.retryDelay { continue }
                 open(index, format)
             }
-            guard let output = locked({ members[index].output }) else { continue }
+            guard let output = locked({ members[index].isOpen ? members[index].output : nil }) else { continue }
             do {
                 try output.write(samples)
                 if output.keepsTime { paced = true }
@@ -108,7 +112,7 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
 
     func drain() throws {
         for index in indexes() {
-            guard let output = locked({ members[index].output }) else { continue }
+            guard let output = locked({ members[index].isOpen ? members[index].output : nil }) else { continue }
             do { try output.drain() } catch { fail(index, error) }
         }
         clock.drain()
@@ -117,8 +121,11 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
     func close() {
         for index in indexes() {
             let output = locked { () -> (any AudioOutput)? in
-                defer { members[index].output = nil }
-                return members[index].output
+                defer {
+                    members[index].output = nil
+                    members[index].isOpen = false
+                }
+                return members[index].isOpen ? members[index].output : nil
             }
             output?.close()
         }
@@ -129,10 +136,13 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
     func flush() -> Bool {
         var all = true
         for index in indexes() {
-            guard let output = locked({ members[index].output }) else { continue }
+            guard let output = locked({ members[index].isOpen ? members[index].output : nil }) else { continue }
             if !output.flush() {
                 output.close()
-                locked { members[index].output = nil }
+                locked {
+                    members[index].output = nil
+                    members[index].isOpen = false
+                }
                 all = false
             }
         }
@@ -142,7 +152,7 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
 
     func nowPlaying(_ tags: NowPlayingTags) {
         self.tags = tags
-        for index in indexes() { locked { members[index].output }?.nowPlaying(tags) }
+        for index in indexes() { locked { members[index].isOpen ? members[index].output : nil }?.nowPlaying(tags) }
     }
 
     // MARK: Members
@@ -153,8 +163,9 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
             let output = try existing ?? plugin.makeOutput()
             locked { members[index].output = output }
             try output.open(format)
-            if let tags, existing == nil { output.nowPlaying(tags) }
+            if let tags { output.nowPlaying(tags) }
             let back = locked { () -> OutputState? in
+                members[index].isOpen = true
                 members[index].failure = nil
                 members[index].failedAt = nil
                 return wasFailing ? Self.state(members[index]) : nil
@@ -168,9 +179,10 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
     /// Sets member `index` aside, closed, with its reason; it is tried again after `retryDelay`.
     private func fail(_ index: Int, _ error: any Error) {
         let (output, state, first) = locked { () -> ((any AudioOutput)?, OutputState, Bool) in
-            let output = members[index].output
+            let output = members[index].isOpen ? members[index].output : nil
             let first = members[index].failure == nil
             members[index].output = nil
+            members[index].isOpen = false
             members[index].failure = Self.reason(error)
             members[index].failedAt = Date()
             return (output, Self.state(members[index]), first)
@@ -182,7 +194,7 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
     /// Fails when no enabled member is working: the engine then treats the group as one failed output.
     private func requireOne() throws {
         let (working, enabled, failures) = locked {
-            (members.contains { $0.enabled && $0.output != nil }, members.filter(\.enabled).count,
+            (members.contains { $0.enabled && $0.isOpen }, members.filter(\.enabled).count,
              members.filter(\.enabled).compactMap { m in m.failure })
         }
         // Every output turned off: the music goes on at the sample clock, heard by nobody (as MPD with no output).
@@ -198,8 +210,9 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
     }
 
     private static func state(_ m: Member) -> OutputState {
-        OutputState(name: m.name, destination: m.output?.destination, enabled: m.enabled, isDevice: m.plugin.isDevice,
-                    error: m.failure, listenPath: (m.plugin as? any BroadcastOutput)?.broadcast.path)
+        let broadcast = (m.plugin as? any BroadcastOutput)?.broadcast
+        return OutputState(name: m.name, destination: m.output?.destination, enabled: m.enabled, isDevice: m.plugin.isDevice,
+                           error: m.failure, listenPath: broadcast?.path, listeners: broadcast?.listenerCount)
     }
 
     private func indexes() -> Range<Int> { locked { members.indices } }

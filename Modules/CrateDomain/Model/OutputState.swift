@@ -13,19 +13,22 @@ public struct OutputState: Sendable, Hashable, Codable {
     public var error: String?
     /// Where crated serves what this output broadcasts (`/stream.opus`), for outputs heard over the network.
     public var listenPath: String?
+    /// How many listen there now, for outputs heard over the network.
+    public var listeners: Int?
 
     public init(name: String, destination: String? = nil, enabled: Bool, isDevice: Bool = false, error: String? = nil,
-                listenPath: String? = nil) {
+                listenPath: String? = nil, listeners: Int? = nil) {
         self.name = name
         self.destination = destination
         self.enabled = enabled
         self.isDevice = isDevice
         self.error = error
         self.listenPath = listenPath
+        self.listeners = listeners
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, destination, enabled, error
+        case name, destination, enabled, error, listeners
         case isDevice = "device"
         case listenPath = "stream"
     }

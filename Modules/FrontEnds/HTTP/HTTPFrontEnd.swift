@@ -18,11 +18,14 @@ public enum HTTPFrontEnd {
         } else {
             logger.info("web page: http://\(settings.httpHost):\(settings.httpPort)/")
         }
+        let streamPaths = Set(context.player.broadcasts.map(\.path))
         let app = Application(
             router: APIRouter.make(runtime: runtime, player: context.player, jobs: context.jobs, feeds: context.feeds, web: web,
                                    frontEnds: context.board),
             // A connection without a complete request for idle_timeout seconds is closed (slow and idle clients).
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(http.idleTimeoutSeconds)))),
+            // Broadcast listeners get small socket buffers (ListenerSockets).
+            server: .http1(configuration: .init(additionalChannelHandlers: [ListenerSockets(paths: streamPaths)],
+                                                idleTimeout: .seconds(Int64(http.idleTimeoutSeconds)))),
             configuration: .init(address: .hostname(settings.httpHost, port: settings.httpPort),
                                  serverName: "crated",
                                  availableConnectionsDelegate: .maximum(http.maxConnections, logger: logger)),

@@ -56,8 +56,12 @@ final class OggOpusEncoder {
         opus_encoder_destroy(encoder)
     }
 
-    /// The next track: its stream starts with the next whole frame.
-    func announce(_ tags: NowPlayingTags) { nextTags = tags }
+    /// The next track: its stream starts with the next whole frame. The same tags again (the output reopened for a
+    /// seek) change nothing.
+    func announce(_ tags: NowPlayingTags) {
+        if nextTags == nil, tags == self.tags, hasStream { return }
+        nextTags = tags
+    }
 
     /// What comes out, in order: a new stream's header pages (which every listener needs first), and audio pages.
     enum Output: Equatable {

@@ -15,8 +15,8 @@ public struct StreamOutputPlugin: BroadcastOutput {
 
     /// `bitRate` in kbit/s.
     public init(bitRate: Int = 128, maxListeners: Int = 100, problem: String? = nil) {
-        // Four seconds of the stream: a listener further behind than its socket buffers and this is let go.
-        broadcast = Broadcast(path: Self.path, contentType: "audio/ogg", lagLimit: max(32 * 1024, bitRate * 1000 / 8 * 4),
+        // Two seconds of the stream: a listener further behind than its (small) socket buffers and this is let go.
+        broadcast = Broadcast(path: Self.path, contentType: "audio/ogg", lagLimit: max(24 * 1024, bitRate * 1000 / 8 * 2),
                               maxListeners: maxListeners)
         station = StreamStation(broadcast: broadcast, bitRate: bitRate)
         self.problem = problem
