@@ -2,7 +2,8 @@
 
 async function problem(response) {
   const body = await response.json().catch(() => null);
-  return new Error(body?.error?.message ?? `HTTP ${response.status}`);
+  return Object.assign(new Error(body?.error?.message ?? `HTTP ${response.status}`),
+                       { status: response.status, code: body?.error?.code });
 }
 
 export async function get(path) {
@@ -11,8 +12,9 @@ export async function get(path) {
   return response.json();
 }
 
-export async function send(method, path, body) {
-  const init = { method, headers: {} };
+/** A state change: same origin, a JSON body. `options` go to fetch (`{ keepalive: true }` for a page that is leaving). */
+export async function send(method, path, body, options = {}) {
+  const init = { ...options, method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -22,17 +24,18 @@ export async function send(method, path, body) {
   return response.status === 204 ? null : response.json();
 }
 
-const subsystems = ["player", "queue", "library", "feeds", "options", "mixer", "playlists", "stations"];
+const subsystems = ["player", "queue", "library", "feeds", "options", "mixer", "playlists", "stations", "output"];
 
-/** Calls `handler(subsystem, change)` for every event the daemon sends (`change` names the kind of change: `wall`,
- *  `dial`, `playlist`, …; the page never reads the detail, which is for people); the browser reconnects by itself. */
+/** Calls `handler(subsystem, change, data)` for every event the daemon sends (`change` names the kind of change:
+ *  `wall`, `dial`, `playlist`, …; `data` is the whole event, for the objects some carry, as `output` events their
+ *  output; the page never reads the detail, which is for people); the browser reconnects by itself. */
 export function listen(handler) {
   const source = new EventSource("/api/v1/events");
   for (const name of subsystems) {
     source.addEventListener(name, (event) => {
-      let change = "";
-      try { change = JSON.parse(event.data).change ?? ""; } catch { /* a keep-alive or an odd line */ }
-      handler(name, change);
+      let data = {};
+      try { data = JSON.parse(event.data) ?? {}; } catch { /* a keep-alive or an odd line */ }
+      handler(name, data.change ?? "", data);
     });
   }
   return source;
