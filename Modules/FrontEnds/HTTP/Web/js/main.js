@@ -7,12 +7,14 @@ import { Search } from "./search.js";
 import { Pages } from "./views.js";
 import { Library } from "./library.js";
 import { Menu } from "./menu.js";
+import { Outputs } from "./outputs.js";
 
 const wallView = document.getElementById("wall-view");
 const albumView = document.getElementById("album-view");
 const searchView = document.getElementById("search-view");
 const pageView = document.getElementById("page-view");
-const pages = new Pages(pageView);
+const outputs = new Outputs();
+const pages = new Pages(pageView, { outputs });
 const library = new Library(pageView);
 let pageShown = null;
 
@@ -117,12 +119,16 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-listen((subsystem, change) => {
+const events = listen((subsystem, change, data) => {
+  if (subsystem === "output") outputs.apply(data.output);
   if (!pageView.hidden) pageShown?.changed(subsystem);
   if (subsystem === "player" || subsystem === "queue" || subsystem === "options" || subsystem === "mixer") footer.refresh();
   if (change === "wall" && genres.current.kind === "wall") wall.show({ kind: "wall" }).catch(() => {});
   if (change === "dial") get("dial").then(paintDial).catch(() => {});
 });
+
+// The outputs again whenever the event stream (re)connects: events missed while it was down are not replayed.
+events.addEventListener("open", () => outputs.load().catch(() => {}));
 
 addEventListener("hashchange", route);
 get("dial").then(paintDial).catch((e) => say(e.message));

@@ -1,7 +1,9 @@
-// The rest of the app: Home, Queue (drag to reorder), History, Import (live progress) and Settings (read-only).
+// The rest of the app: Home, Queue (drag to reorder), History, Import (live progress) and Settings (read-only but for
+// the outputs' switches).
 // Each view reads the API when shown and again when an event says its data changed.
 import { artwork, clock, get, say, send } from "./api.js";
 import { actionButton as button, el } from "./dom.js";
+import { outputsSection } from "./outputs.js";
 
 function heading(text) {
   const h = el("h1", "", text);
@@ -10,8 +12,10 @@ function heading(text) {
 }
 
 export class Pages {
-  constructor(root) {
+  /** `outputs` (outputs.js) is the page's, for Settings' Outputs section. */
+  constructor(root, { outputs }) {
     this.root = root;
+    this.outputs = outputs;
     this.current = null;
   }
 
@@ -186,14 +190,15 @@ export class Pages {
   }
 
   async settings() {
-    const [plugins, status, health] = await Promise.all([get("plugins"), get("library/status"), get("health")]);
+    const [plugins, status, health] = await Promise.all([get("plugins"), get("library/status"), get("health"),
+                                                         this.outputs.load()]);
     const parts = [heading("Settings")];
     parts.push(el("p", "", `crated ${health.version}; change settings in the config file (crate config shows every key).`));
     const facts = el("dl", "facts");
     for (const [k, v] of [["Import mode", status.importMode], ["Library folder", status.libraryFolder], ["Import folder", status.importFolder]]) {
       facts.append(el("dt", "", k), el("dd", "", v));
     }
-    parts.push(facts, el("h2", "", "Plugins"));
+    parts.push(facts, outputsSection(this.outputs), el("h2", "", "Plugins"));
     const table = el("table", "plugins");
     const head = el("tr");
     for (const h of ["Kind", "Name", "Status"]) head.append(Object.assign(el("th", "", h), { scope: "col" }));
