@@ -8,13 +8,15 @@ import { Pages } from "./views.js";
 import { Library } from "./library.js";
 import { Menu } from "./menu.js";
 import { Outputs } from "./outputs.js";
+import { ListenHere } from "./listen.js";
 
 const wallView = document.getElementById("wall-view");
 const albumView = document.getElementById("album-view");
 const searchView = document.getElementById("search-view");
 const pageView = document.getElementById("page-view");
 const outputs = new Outputs();
-const pages = new Pages(pageView, { outputs });
+const listenHere = new ListenHere(outputs);
+const pages = new Pages(pageView, { outputs, listen: listenHere });
 const library = new Library(pageView);
 let pageShown = null;
 
@@ -23,7 +25,10 @@ const detail = new AlbumDetail((id) => {
   wall.remove(id);
   location.hash = "#/";
 });
-const footer = new Footer((trackID, status) => detail.mark(trackID, status));
+const footer = new Footer((trackID, status) => {
+  detail.mark(trackID, status);
+  listenHere.describe(status.entry?.track ?? null);
+});
 const genres = new GenreBar((feed) => { showOnly(wallView); return wall.show(feed); });
 const search = new Search(searchView, (hash) => { location.hash = hash; });
 new Menu();

@@ -1,6 +1,7 @@
 // The daemon's outputs (speakers, a WAV file, the stream for browsers): one store for the page, read from
 // GET /api/v1/outputs and kept current by `output` events, so another client's switch shows here at once. Settings
-// draws a switch per output from it.
+// draws a switch per output from it; "Listen here" (listen.js) asks it whether there is a stream to play and which
+// outputs are this room's speakers.
 import { say, get, send } from "./api.js";
 import { el } from "./dom.js";
 
@@ -54,9 +55,9 @@ export class Outputs {
 export const streamAddress = (output) => new URL(output.stream, location.origin).href;
 
 /** Settings' Outputs section: a switch per output named by the output and where it sends the sound, its error while
- *  it fails, and the stream's address. It redraws its rows
+ *  it fails, the stream's address, and this device's "mute the speakers while listening here". It redraws its rows
  *  in place from the store (a switch keeps the focus when an event changes it) until the page leaves it. */
-export function outputsSection(outputs) {
+export function outputsSection(outputs, listen) {
   const section = el("section", "outputs");
   section.setAttribute("aria-labelledby", "outputs-heading");
   const heading = el("h2", "", "Outputs");
@@ -65,6 +66,10 @@ export function outputsSection(outputs) {
   list.setAttribute("aria-labelledby", "outputs-heading");
   const empty = el("p", "empty", "No outputs: crated plays through the ones named in output.plugin.");
   const rows = new Map();
+  const note = el("p", "note");
+  const here = el("p", "listen-option");
+  here.dataset.listen = "mute-row";
+  here.append(listen.muteCheckbox("settings-mute"));
   let shown = false;
   let stop = null;
   stop = outputs.watch((all) => {
@@ -72,6 +77,10 @@ export function outputsSection(outputs) {
     if (section.isConnected) shown = true;
     else if (shown) { stop?.(); return; }
     empty.hidden = all.length > 0 || !outputs.loaded;
+    here.hidden = !listen.canMute();
+    note.textContent = all.some((o) => o.stream)
+      ? "Listen here, in the footer, plays the stream on this device: a phone or a laptop becomes a speaker."
+      : "To listen on a phone or another computer, add the stream output (output.plugin: [pulse, stream]).";
     for (const [name, row] of rows) if (!all.some((o) => o.name === name)) { row.remove(); rows.delete(name); }
     all.forEach((output, i) => {
       if (!rows.has(output.name)) rows.set(output.name, outputRow(output, outputs));
@@ -81,7 +90,7 @@ export function outputsSection(outputs) {
       if (list.children[i] !== row) list.insertBefore(row, list.children[i] ?? null);
     });
   });
-  section.append(heading, list, empty);
+  section.append(heading, list, empty, note, here);
   return section;
 }
 

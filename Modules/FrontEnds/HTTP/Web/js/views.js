@@ -12,10 +12,11 @@ function heading(text) {
 }
 
 export class Pages {
-  /** `outputs` (outputs.js) is the page's, for Settings' Outputs section. */
-  constructor(root, { outputs }) {
+  /** `outputs` (outputs.js) and `listen` (listen.js) are the page's, for Settings' Outputs section. */
+  constructor(root, { outputs, listen }) {
     this.root = root;
     this.outputs = outputs;
+    this.listen = listen;
     this.current = null;
   }
 
@@ -198,7 +199,7 @@ export class Pages {
     for (const [k, v] of [["Import mode", status.importMode], ["Library folder", status.libraryFolder], ["Import folder", status.importFolder]]) {
       facts.append(el("dt", "", k), el("dd", "", v));
     }
-    parts.push(facts, outputsSection(this.outputs), el("h2", "", "Plugins"));
+    parts.push(facts, outputsSection(this.outputs, this.listen), el("h2", "", "Plugins"));
     const table = el("table", "plugins");
     const head = el("tr");
     for (const h of ["Kind", "Name", "Status"]) head.append(Object.assign(el("th", "", h), { scope: "col" }));
