@@ -25,6 +25,10 @@ extension PlayerService {
             logger.error("cannot save which outputs are off: \(ErrorText.describe(error))")
         }
         logger.notice("output '\(name)' switched \(enabled ? "on" : "off")")
+        // Its listeners are told the stream is over (players stop) rather than kept on silence.
+        if !enabled, let path = state.listenPath {
+            for broadcast in broadcasts where broadcast.path == path { broadcast.finish("the \(name) output was switched off") }
+        }
         // The player stopped for want of an output and one is switched on: try at once.
         if enabled, outputError != nil { retryOutputSoon() }
         return state

@@ -236,8 +236,10 @@ def test_switching_the_speakers_off_leaves_the_stream_and_the_player_going(daemo
     subprocess.run(["mpc", "-p", str(daemon.mpd_port), "enable", "wav"], capture_output=True, timeout=30, check=True)
     wait_until("the speakers' file to grow again", lambda: daemon.wav.stat().st_size > size + 44100 * 8 // 2, seconds=30)
     assert daemon.get("/api/v1/outputs")[0]["enabled"] is True
-    # The stream output off: the player goes on, a new listener is told why.
+    # The stream output off: its listeners' streams end (players stop), the player goes on, a new listener is told why.
     daemon.request("POST", "/api/v1/outputs/stream", {"enabled": False})
+    wait_until("the listener's stream to end", lambda: listener.ended == "end of stream", seconds=30)
+    assert status(daemon)["state"] == "playing"
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(daemon.base + "/stream.opus", timeout=10)
     assert refused.value.code == 503 and "switched off" in json.loads(refused.value.read())["error"]["message"]

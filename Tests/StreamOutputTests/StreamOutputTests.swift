@@ -100,6 +100,17 @@ import Testing
         #expect(await slow.next() == nil && broadcast.listenerCount == 1)
     }
 
+    @Test func finishingEndsEveryListenerAndSaysWhy() async throws {
+        let broadcast = Broadcast(path: "/s", contentType: "audio/ogg", lagLimit: 100, maxListeners: 10)
+        let one = try #require(broadcast.listen()), two = try #require(broadcast.listen())
+        async let oneEnded: Void = one.ended()
+        broadcast.finish("switched off")
+        await oneEnded
+        await two.ended()
+        #expect(await one.next() == nil && one.endReason == "switched off" && !one.fellBehind && two.endReason == "switched off")
+        #expect(broadcast.listenerCount == 0)
+    }
+
     @Test func whileNothingPlaysListenersHearSilence() async throws {
         let plugin = StreamOutputPlugin(bitRate: 64)
         let output = try plugin.makeOutput()

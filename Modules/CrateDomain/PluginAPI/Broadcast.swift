@@ -63,13 +63,13 @@ public final class Broadcast: Sendable {
         }
     }
 
-    /// Ends every listener's stream (the daemon stops).
-    public func finish() {
+    /// Ends every listener's stream: the daemon stops, or the output was switched off.
+    public func finish(_ reason: String = "the daemon is stopping") {
         let everyone = state.withLock { s -> [BroadcastListener] in
             defer { s.listeners.removeAll() }
             return Array(s.listeners.values)
         }
-        for listener in everyone { listener.end("the daemon is stopping") }
+        for listener in everyone { listener.end(reason) }
     }
 
     fileprivate func remove(_ listener: BroadcastListener) {
@@ -87,11 +87,13 @@ public final class BroadcastListener: Sendable {
         var bytes = 0
         var ended: String?
         var waiter: CheckedContinuation<Data?, Never>?
+        /// Who waits for the end (`ended()`): the connection's watch on a write the socket holds up.
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     fileprivate init(owner: Broadcast) { self.owner = owner }
 
-    /// Why the stream ended for this listener ("fell behind", "left"), nil while it runs.
+    /// Why the stream ended for this listener ("fell behind …", "left", the reason `finish` gave), nil while it runs.
     public var endReason: String? { state.withLock { $0.ended } }
 
     /// The bytes queued since the last call, waiting for some when there are none; nil when the stream has ended
@@ -117,6 +119,22 @@ public final class BroadcastListener: Sendable {
         }
     }
 
+    /// Let go for falling behind (the others were not waited for).
+    public var fellBehind: Bool { state.withLock { $0.ended?.hasPrefix(Self.behind) == true } }
+    static let behind = "fell behind"
+
+    /// Returns when the stream has ended for this listener (let go, left, or the daemon stopping).
+    public func ended() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let over = state.withLock { s -> Bool in
+                if s.ended != nil { return true }
+                s.endWaiters.append(continuation)
+                return false
+            }
+            if over { continuation.resume() }
+        }
+    }
+
     /// Leaves the broadcast (the connection closed).
     public func close() {
         end("left")
@@ -132,34 +150,29 @@ public final class BroadcastListener: Sendable {
                 s.waiter = nil
                 return (waiter, bytes, true)
             }
-            guard s.bytes + bytes.count <= limit else {
-                s.ended = "fell behind by more than \(limit / 1024) KiB"
-                s.pending.removeAll()
-                s.bytes = 0
-                return (nil, nil, false)
-            }
+            guard s.bytes + bytes.count <= limit else { return (nil, nil, false) }
             s.pending.append(bytes)
             s.bytes += bytes.count
             return (nil, nil, true)
         }
         if let waiter { waiter.resume(returning: delivered) }
-        if !kept, let waiter = takeWaiter() { waiter.resume(returning: nil) }
+        if !kept { end("\(Self.behind) by more than \(limit / 1024) KiB") }
         return kept
     }
 
+    /// Ends the stream for this listener once, waking whoever waits for bytes or for the end.
     fileprivate func end(_ reason: String) {
-        let waiter = state.withLock { s -> CheckedContinuation<Data?, Never>? in
+        let (waiter, endWaiters) = state.withLock { s -> (CheckedContinuation<Data?, Never>?, [CheckedContinuation<Void, Never>]) in
             if s.ended == nil { s.ended = reason }
-            defer { s.waiter = nil }
-            return s.waiter
+            s.pending.removeAll()
+            s.bytes = 0
+            defer {
+                s.waiter = nil
+                s.endWaiters.removeAll()
+            }
+            return (s.waiter, s.endWaiters)
         }
         waiter?.resume(returning: nil)
-    }
-
-    private func takeWaiter() -> CheckedContinuation<Data?, Never>? {
-        state.withLock { s in
-            defer { s.waiter = nil }
-            return s.waiter
-        }
+        for w in endWaiters { w.resume() }
     }
 }

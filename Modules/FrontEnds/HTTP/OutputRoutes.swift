@@ -43,6 +43,8 @@ enum OutputRoutes {
             nonisolated(unsafe) var out = writer
             let ended = try await withThrowingTaskGroup(of: Bool.self) { group in
                 group.addTask {
+                    // However this ends (the stream over, the socket gone, cancelled), the watch below ends too.
+                    defer { listener.close() }
                     while let bytes = await listener.next() {
                         try await out.write(ByteBuffer(bytes: bytes))
                     }
@@ -50,12 +52,13 @@ enum OutputRoutes {
                 }
                 group.addTask {
                     // Let go by the broadcast while the write above may be stuck: stop waiting for it.
-                    while listener.endReason == nil { try await Task.sleep(for: .milliseconds(250)) }
-                    return listener.endReason == "the daemon is stopping"
+                    await listener.ended()
+                    return !listener.fellBehind
                 }
                 defer { group.cancelAll() }
                 return try await group.next() ?? true
             }
+            // One that fell behind may have a write stuck in a full socket: the connection is closed, not finished.
             guard ended else { throw CancellationError() }
             try await writer.finish(nil)
         }

@@ -36,15 +36,15 @@ final class StreamStation: @unchecked Sendable {
         startFilling()
     }
 
+    /// Pages are sent under the lock, so the music and the silence thread can never put them out of order.
     func write(_ samples: UnsafeBufferPointer<Float>) throws {
-        let out = try locked { () -> [OggOpusEncoder.Output] in
+        try locked {
             guard let encoder, let resampler else { throw OutputError(output: "stream", reason: "write before open") }
             lastMusic = ContinuousClock.now
             silence = nil
             let converted = try resampler.convert(samples)
-            return try converted.withUnsafeBufferPointer { try encoder.encode($0) }
+            send(try converted.withUnsafeBufferPointer { try encoder.encode($0) })
         }
-        send(out)
     }
 
     func nowPlaying(_ tags: NowPlayingTags) {
@@ -82,20 +82,17 @@ final class StreamStation: @unchecked Sendable {
     }
 
     private func fillSilence() {
-        let out = locked { () -> [OggOpusEncoder.Output] in
+        locked {
             let now = ContinuousClock.now
-            guard let encoder, lastMusic.map({ now - $0 >= Self.quietAfter }) ?? true else { return [] }
+            guard let encoder, lastMusic.map({ now - $0 >= Self.quietAfter }) ?? true else { return }
             let began = silence ?? (now, 0)
             let due = Int64(Double((now - began.since) / .milliseconds(1)) * Double(OggOpusEncoder.rate) / 1000) - began.frames
             let frames = due / Int64(OggOpusEncoder.frameSize) * Int64(OggOpusEncoder.frameSize)
             silence = (began.since, began.frames + frames)
-            var out: [OggOpusEncoder.Output] = []
             for _ in 0..<Int(frames) / OggOpusEncoder.frameSize {
-                out += (try? zeros.withUnsafeBufferPointer { try encoder.encode($0) }) ?? []
+                send((try? zeros.withUnsafeBufferPointer { try encoder.encode($0) }) ?? [])
             }
-            return out
         }
-        send(out)
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
