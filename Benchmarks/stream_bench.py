@@ -34,6 +34,14 @@ def wait_until(what, condition, seconds=60):
         time.sleep(0.02)
 
 
+def port_answers(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
 def cpu_seconds(pid):
     """User + system CPU of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -231,15 +239,8 @@ audio_output {{
 """)
         self.process = subprocess.Popen(["mpd", "--no-daemon", str(self.work / "mpd.conf")], stdout=subprocess.DEVNULL,
                                         stderr=open(self.work / "mpd.stderr", "ab"))
-        wait_until("MPD to answer", lambda: self._answers(), 60)
+        wait_until("MPD to answer", lambda: port_answers(self.port), 60)
         self.mpc("update", "--wait")
-
-    def _answers(self):
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                return True
-        except OSError:
-            return False
 
     def mpc(self, *args):
         return subprocess.run(["mpc", "--host=127.0.0.1", f"--port={self.port}", *args], check=True, capture_output=True,
@@ -261,15 +262,8 @@ audio_output {{
 
     def listener(self):
         # MPD opens the httpd output's port when it first plays (always_on keeps it open after that).
-        wait_until("MPD's httpd output to listen", lambda: self._stream_answers(), 30)
+        wait_until("MPD's httpd output to listen", lambda: port_answers(self.stream_port), 30)
         return Listener(self.stream_port, "/", f"127.0.0.1:{self.stream_port}")
-
-    def _stream_answers(self):
-        try:
-            with socket.create_connection(("127.0.0.1", self.stream_port), timeout=1):
-                return True
-        except OSError:
-            return False
 
     def stop(self):
         if self.process:

@@ -121,7 +121,7 @@ extension AppSuites {
         @Test func pluginsAreListedWithStatusAndReason() throws {
             let app = try AppHarness()
             let list = try decodeJSON([PluginDescriptor].self, try app.crate("plugins", "--json").stdout)
-            #expect(list.map(\.name) == ["localfiles", "applecatalog", "urlstream", "flac", "vorbis", "opus", "mp3", "wav", "ffmpeg", "pulse", "alsa", "pipe", "wav", "null", "ffmpeg"])
+            #expect(list.map(\.name) == ["localfiles", "applecatalog", "urlstream", "flac", "vorbis", "opus", "mp3", "wav", "ffmpeg", "pulse", "alsa", "pipe", "wav", "null", "fifo", "stream", "ffmpeg"])
             // The encoder says what it writes.
             #expect(list.last.map { $0.kind == .encoder && $0.handles == ["opus", "mp3"] } == true)
             // Without credentials the catalog is listed, unavailable, with what to set.

@@ -74,9 +74,12 @@ extension AppSuites {
             let shown = try app.crate("status", env: daemon.env).stdout
             #expect(shown.contains("now on air: First Song") || shown.contains("now on air: Second Song"), "\(shown)")
             #expect(try app.crate("stop", env: daemon.env).status == 0)
-            // Sound reached the output (the WAV file output here): more than a header.
-            let size = (try? FileManager.default.attributesOfItem(atPath: app.environment["CRATE_OUTPUTS_WAV_PATH"] ?? "")[.size] as? Int) ?? 0
-            #expect(size > 44100 * 4, "\(size) bytes written")
+            // Sound reached the output (the WAV file output here): more than a header. The output thread closes the file
+            // (writing what it buffers) just after the stop is answered, so the size is waited for.
+            let path = app.environment["CRATE_OUTPUTS_WAV_PATH"] ?? ""
+            try waitUntil("more than half a second of sound in \(path)", seconds: 30) {
+                ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 44100 * 4
+            }
             #expect(try server.stats()["radio"] ?? 0 >= 1)
             // Played: in history and Home, as the station.
             let home = try app.crate("home", "--json", env: daemon.env)

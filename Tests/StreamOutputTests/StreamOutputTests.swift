@@ -1,4 +1,5 @@
 import CrateDomain
+import CrateTestSupport
 import Foundation
 @testable import StreamOutput
 import Testing
@@ -6,7 +7,9 @@ import Testing
 /// The stream output's parts: the Ogg Opus encoder (real libopus and libogg), the broadcast's listeners, the
 /// station's silence while nothing plays. The whole output, decoded by ffmpeg and heard by many listeners, is tested
 /// against a real crated in Tests/Integration/test_stream_output.py.
-@Suite struct StreamOutputTests {
+/// `.promptly`: the silence test waits on the station's thread and its own listener while other suites may hold the
+/// default pool's threads.
+@Suite(.promptly) struct StreamOutputTests {
     /// One Ogg page as read back from the bytes.
     struct Page {
         var flags: UInt8
