@@ -63,6 +63,41 @@ import Testing
         await player.shutdown()
     }
 
+    /// Issue 29: with several outputs, one that fails is set aside and the others play on; it says why (its own state
+    /// and an `output` event, not the player's outputError) and is taken back when it works again.
+    @Test func oneOutputOfSeveralFailsAndTheOthersPlayOn() async throws {
+        let server = try PulseTestServer()
+        defer { server.stop() }
+        let fixture = try PlayerServiceTests()
+        let (runtime, a, _) = try fixture.runtime(seconds: 60, pulse: server)
+        let player = try await PlayerService.start(runtime: runtime, output: "pulse,null")
+        #expect(player.outputStates().map(\.name) == ["pulse", "null"])
+        let events = player.events.subscribe()
+        try await player.playAlbum(a[0].albumID)
+        try await fixture.waitFor(player) { $0.state == .playing && $0.elapsed > 0.5 }
+
+        server.kill()
+        var told: OutputState?
+        for await event in events {
+            if case .output(let state) = event, state.name == "pulse", state.error != nil {
+                told = state
+                break
+            }
+        }
+        #expect(told?.error?.isEmpty == false && told?.enabled == true)
+        let during = try await player.status()
+        #expect(during.state == .playing && during.outputError == nil, "\(during.state) \(String(describing: during.outputError))")
+        let elapsed = during.elapsed
+        try await fixture.waitFor(player) { $0.elapsed > elapsed + 1 }   // the null output plays on, in time
+        #expect(player.outputStates().first { $0.name == "pulse" }?.error != nil)
+
+        // Back: tried again within the retry delay (5 s) of the next writes.
+        try server.start()
+        try await waitUntilAsync("pulse to be taken back", seconds: 60) { player.outputStates().allSatisfy { $0.error == nil } }
+        #expect(try await player.status().state == .playing)
+        await player.shutdown()
+    }
+
     /// An output that cannot be reached at start-up (the sound server is not up yet) does not stop the player.
     @Test func thePlayerStartsWithoutItsOutputAndSaysWhy() async throws {
         let fixture = try PlayerServiceTests()
