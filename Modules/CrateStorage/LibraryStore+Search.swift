@@ -17,8 +17,9 @@ extension LibraryStore {
         var year: String?
         var added: String?
         var baseFilter: String?
-        /// `baseFilter` in terms of the index's rowid, for queries answered by the index alone.
-        var rowidFilter: String?
+        /// `baseFilter` in terms of the index's rowid, for queries answered by the index alone: built from the few
+        /// hidden rows looked up once per search (`Hidden`), never a scan of the library per query.
+        var rowidFilter: (Hidden) -> String? = { _ in nil }
         var order: (SearchQuery.Sort) -> String?
     }
 
@@ -28,15 +29,17 @@ extension LibraryStore {
             // Artists known only from hidden albums (the streams album, catalog previews) are not the library's.
             return GroupPlan(fts: "artist_fts", idColumn: "artist.id", from: "artist", columns: [.artist: "name"],
                              baseFilter: "NOT \(hiddenOnlyArtist)",
-                             rowidFilter: "rowid NOT IN (SELECT artist.id FROM artist WHERE \(hiddenOnlyArtist))",
+                             rowidFilter: { $0.artists.isEmpty ? nil : "rowid NOT IN (\(Hidden.list($0.artists)))" },
                              order: { _ in nil })
         case .albums:
             return GroupPlan(fts: "album_fts", idColumn: "album.id",
                              from: "album JOIN artist ON artist.id = album.artist_id",
                              columns: [.artist: "artist", .album: "title"], genre: "album.genre", year: "album.year",
                              added: "album.added_at", baseFilter: notDisliked + " AND " + notStreams,
-                             rowidFilter: "rowid NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike') "
-                                 + "AND rowid NOT IN (SELECT id FROM album WHERE NOT \(notStreams))",
+                             rowidFilter: { hidden in
+                                 "rowid NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike')"
+                                     + (hidden.albums.isEmpty ? "" : " AND rowid NOT IN (\(Hidden.list(hidden.albums)))")
+                             },
                              order: { sort in
                                  switch sort.key {
                                  case .title, .album: albumOrder(.title, sort.order)
@@ -54,7 +57,10 @@ extension LibraryStore {
                              year: "CAST(substr(COALESCE(o.date, track.date), 1, 4) AS INTEGER)",
                              added: "track.added_at", baseFilter: notStreams,
                              // Stream tracks are found as stations.
-                             rowidFilter: "rowid NOT IN (SELECT track.id FROM track JOIN album ON album.id = track.album_id WHERE NOT \(notStreams))",
+                             rowidFilter: { hidden in
+                                 hidden.albums.isEmpty ? nil
+                                     : "rowid NOT IN (SELECT id FROM track WHERE album_id IN (\(Hidden.list(hidden.albums))))"
+                             },
                              order: { sort in
                                  switch sort.key {
                                  case .title: trackOrder(.title, sort.order)
@@ -81,10 +87,24 @@ extension LibraryStore {
     /// Groups a query's filters do not apply to (artists have no year) are left out, as are empty ones.
     public func search(_ query: SearchQuery, text: String, groups: [SearchGroup] = SearchGroup.allCases,
                        offset: Int = 0, limit: Int = 5) throws -> SearchResults {
+        try search(query, text: text, groups: groups, offset: offset, limit: limit, statements: nil)
+    }
+
+    /// `statements` hears every SQL statement the search runs, with its arguments (the test that guards against
+    /// statements reading whole tables: SearchStoreTests).
+    func search(_ query: SearchQuery, text: String, groups: [SearchGroup], offset: Int, limit: Int,
+                statements: ((String) -> Void)?) throws -> SearchResults {
         try read { db in
+            if let statements {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event { statements(statement.expandedSQL) }
+                }
+            }
+            defer { if statements != nil { db.trace(options: .statement, nil) } }
             var results: [SearchGroupResult] = []
+            let hidden = try Hidden.load(db)
             for group in SearchGroup.allCases where groups.contains(group) && group != .stations {
-                guard let (ids, total) = try Self.matches(group, query, offset: max(0, offset), limit: max(0, limit), db),
+                guard let (ids, total) = try Self.matches(group, query, hidden: hidden, offset: max(0, offset), limit: max(0, limit), db),
                       total > 0 else { continue }
                 var result = SearchGroupResult(group: group, total: total, offset: max(0, offset))
                 switch group {
@@ -115,7 +135,7 @@ extension LibraryStore {
 
     /// The ids of one page of `group`'s matches, in order, and the number of matches; nil when the
     /// query's filters do not apply to the group.
-    private static func matches(_ group: SearchGroup, _ query: SearchQuery, offset: Int, limit: Int,
+    private static func matches(_ group: SearchGroup, _ query: SearchQuery, hidden: Hidden, offset: Int, limit: Int,
                                 _ db: Database) throws -> ([Int64], Int)? {
         let plan = plan(group)
         var match: [String] = []
@@ -134,8 +154,8 @@ extension LibraryStore {
         let excludedExpression = exclusions.isEmpty ? nil : exclusions.joined(separator: " OR ")
         if !match.isEmpty, query.fields[.genre] == nil, query.excludedFields[.genre] == nil, query.year == nil, query.added == nil,
            query.sort == nil {
-            return try indexOnly(plan, match: match.joined(separator: " AND "), excluded: excludedExpression,
-                                 offset: offset, limit: limit, db)
+            return try indexOnly(plan, match: match.joined(separator: " AND "), rowidFilter: plan.rowidFilter(hidden),
+                                 excluded: excludedExpression, offset: offset, limit: limit, db)
         }
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
@@ -181,6 +201,29 @@ extension LibraryStore {
         return (ids, total)
     }
 
+    /// What the index holds that search leaves out: the hidden albums (the streams album, catalog previews) and the
+    /// artists known only from them. A few rows, read once per search through the album identity index; the filters
+    /// they used to be (a join of every track to its album, three correlated lookups per artist) ran per group and
+    /// per query over the whole library.
+    struct Hidden {
+        var albums: [Int64]
+        var artists: [Int64]
+
+        static func load(_ db: Database) throws -> Hidden {
+            let albums = try Int64.fetchAll(db, sql: """
+                SELECT id FROM album WHERE identity = ? UNION SELECT id FROM album WHERE identity GLOB ?
+                """, arguments: [Station.albumIdentity, CatalogPreview.identityPrefix + "*"])
+            guard !albums.isEmpty else { return Hidden(albums: [], artists: []) }
+            let artists = try Int64.fetchAll(db, sql: """
+                SELECT artist.id FROM artist WHERE artist.id IN (SELECT artist_id FROM album WHERE id IN (\(list(albums))))
+                AND \(hiddenOnlyArtist)
+                """)
+            return Hidden(albums: albums, artists: artists)
+        }
+
+        static func list(_ ids: [Int64]) -> String { ids.map(String.init).joined(separator: ",") }
+    }
+
     /// A LIKE pattern for "contains `text`", with LIKE's own characters escaped (`ESCAPE '\\'`).
     static func containsPattern(_ text: String) -> String {
         "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
@@ -193,11 +236,11 @@ extension LibraryStore {
 
     /// Words (and exclusions) only: count and page on the index alone, which holds exactly one row per item,
     /// so the base tables are not joined at all.
-    private static func indexOnly(_ plan: GroupPlan, match: String, excluded: String?, offset: Int, limit: Int,
-                                  _ db: Database) throws -> ([Int64], Int) {
+    private static func indexOnly(_ plan: GroupPlan, match: String, rowidFilter: String?, excluded: String?, offset: Int,
+                                  limit: Int, _ db: Database) throws -> ([Int64], Int) {
         var conditions = ["\(plan.fts) MATCH ?"]
         var arguments: [any DatabaseValueConvertible] = [match]
-        if let filter = plan.rowidFilter { conditions.append(filter) }
+        if let rowidFilter { conditions.append(rowidFilter) }
         if let excluded {
             conditions.append("rowid NOT IN (SELECT rowid FROM \(plan.fts) WHERE \(plan.fts) MATCH ?)")
             arguments.append(excluded)
