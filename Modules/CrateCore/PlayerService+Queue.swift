@@ -84,7 +84,7 @@ extension PlayerService {
 
     /// The entry's 1-based place now.
     func place(ofEntry id: Int64) throws -> Int {
-        guard let entry = try store.queueEntry(id: id) else { throw PlayerError.noSuchEntryID(id) }
+        guard let entry = try entry(id: id) else { throw PlayerError.noSuchEntryID(id) }
         return entry.index
     }
 

@@ -365,17 +365,7 @@ public final class FIFOAudioOutput: AudioOutput {
 
     /// `samples` as the pipe's little-endian integers, in `bytes`.
     private func encode(_ samples: UnsafeBufferPointer<Float>) {
-        switch target.bits {
-        case 16: SampleConversion.convert(samples, to: .s16le, into: &bytes)
-        case 32: SampleConversion.convert(samples, to: .s32le, into: &bytes)
-        default:
-            bytes.removeAll(keepingCapacity: true)
-            bytes.reserveCapacity(samples.count * 4)
-            for s in samples {
-                let v = Int32((max(-1, min(1, Double(s))) * 8_388_607).rounded())
-                withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
-            }
-        }
+        SampleConversion.convert(samples, to: target.bits == 16 ? .s16le : target.bits == 24 ? .s24le32 : .s32le, into: &bytes)
     }
 
     /// The resampler's error as the output's.

@@ -115,9 +115,9 @@ final class OggOpusEncoder {
         granule = 0
         packetsSincePage = 0
         var bytes = Data()
-        packetIn(Self.opusHead(preSkip: preSkip), granule: 0, first: true)
+        Self.opusHead(preSkip: preSkip).withUnsafeBufferPointer { packetIn($0, granule: 0, first: true) }
         bytes.append(flush())
-        packetIn(Self.opusTags(tags), granule: 0)
+        Self.opusTags(tags).withUnsafeBufferPointer { packetIn($0, granule: 0) }
         bytes.append(flush())
         headers = bytes
         return bytes
@@ -131,25 +131,24 @@ final class OggOpusEncoder {
     /// One audio packet into the stream; a page (or none) out.
     private func submit(_ length: Int, endOfStream: Bool) -> Data {
         granule += Int64(Self.frameSize)
-        packetIn(Array(packet[0..<length]), granule: granule, last: endOfStream)
+        packet.withUnsafeBufferPointer { packetIn(UnsafeBufferPointer(rebasing: $0[0..<length]), granule: granule, last: endOfStream) }
         packetsSincePage += 1
         guard endOfStream || packetsSincePage >= Self.packetsPerPage else { return Data() }
         packetsSincePage = 0
         return flush()
     }
 
-    private func packetIn(_ bytes: [UInt8], granule: Int64, first: Bool = false, last: Bool = false) {
-        var copy = bytes
-        copy.withUnsafeMutableBufferPointer { p in
-            var op = ogg_packet()
-            op.packet = p.baseAddress
-            op.bytes = p.count
-            op.b_o_s = first ? 1 : 0
-            op.e_o_s = last ? 1 : 0
-            op.granulepos = ogg_int64_t(granule)
-            op.packetno = ogg_int64_t(packetNumber)
-            ogg_stream_packetin(&ogg, &op)
-        }
+    /// One packet into the stream. libogg copies the bytes (ogg_stream_packetin), so they are lent, not copied here;
+    /// its `packet` field is not const, though it is only read.
+    private func packetIn(_ bytes: UnsafeBufferPointer<UInt8>, granule: Int64, first: Bool = false, last: Bool = false) {
+        var op = ogg_packet()
+        op.packet = bytes.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
+        op.bytes = bytes.count
+        op.b_o_s = first ? 1 : 0
+        op.e_o_s = last ? 1 : 0
+        op.granulepos = ogg_int64_t(granule)
+        op.packetno = ogg_int64_t(packetNumber)
+        ogg_stream_packetin(&ogg, &op)
         packetNumber += 1
     }
 
