@@ -221,6 +221,20 @@ mpd_started() {
     [[ "$1" =~ $elapsed ]] || return 1
     [[ ! "${BASH_REMATCH[1]}" =~ $zero ]]
 }
+# idle_rss PID [MAX_SECONDS]: waits until PID has used no CPU time for 2 s (its utime + stime, polled every 0.5 s;
+# at most MAX_SECONDS, default 60), then sets IDLE_RSS to its VmRSS in MiB and IDLE_WAITED to the seconds waited
+# (MAX_SECONDS when it never went quiet). What "the idle daemon" means in library.sh, for crated and MPD alike.
+idle_rss() {
+    local pid="$1" polls=$(( ${2:-60} * 2 )) last="" cpu still=0 i
+    for ((i = 0; i < polls; i++)); do
+        cpu="$(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat")" || break
+        if [[ "$cpu" == "$last" ]]; then ((++still < 4)) || break; else still=0; fi
+        last="$cpu"
+        sleep 0.5
+    done
+    IDLE_RSS="$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status")"
+    IDLE_WAITED="$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 2 }')"
+}
 # rss PID: "VmRSS VmHWM" in MiB.
 rss() { awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"; }
 
@@ -230,7 +244,7 @@ build_release_daemon() {
     if ((BUILD)); then
         for product in crated crate crate-bench; do
             log "building $product (release)"
-            swift build -c release --static-swift-stdlib --product "$product" >&2
+            flock /tmp/crate-build.lock swift build -c release --static-swift-stdlib --product "$product" >&2
         done
     fi
     BIN="$(swift build -c release --show-bin-path)"

@@ -4,8 +4,11 @@
 #
 #   bash Benchmarks/library.sh [--sizes 3000,10000] [--runs N] [--big N | --no-big] [--corpus DIR]
 #                              [--crate-bin DIR] [--no-build] [--no-mpd] [--no-beets] [--jobs N] [--wait-idle]
+#                              [--kind library|search|wavs] [--no-idle] [--kv FILE]
 #
 #   --sizes LIST     collection sizes in audio files, comma-separated (default 3000,10000)
+#   --kind K         what corpus.py makes for those sizes (default library: albums with covers, every format;
+#                    search: the tiny WAVs of search.sh, 10 per album; wavs: the memory check's files)
 #   --runs N         timed runs of each operation; the median is reported (default 3)
 #   --big N          the memory check: N tiny WAV files, Crate and MPD only (default 100000)
 #   --no-big         leave the memory check out
@@ -17,11 +20,16 @@
 #   --no-beets       leave beets out (likewise)
 #   --jobs N         processes for generating the collections (default: the number of cores)
 #   --wait-idle      before timing, wait (up to 20 minutes) for the 1-minute load average to fall below 0.3
+#   --no-idle        leave out the idle daemons' memory (crated and MPD started on the library, once quiet)
+#   --kv FILE        also write the results as key=value lines to FILE (for Benchmarks/compare.sh)
 #
 # Crate: `crate import --mode reference` into a fresh data directory, then `crate rescan`. MPD: Debian's mpd
 # on 127.0.0.1 (null output, its own database), `mpc update --wait` from an empty database, then again
 # with nothing changed. beets: `beet import -A -q` (no copying, no tag writing, no autotagger), then the
-# same command again (incremental). Everything else lives in a temporary folder under /tmp, removed at exit.
+# same command again (incremental). The floor of a no-change rescan: `find` listing the folder with every file's
+# size and mtime (one getdents walk and a stat per entry). The idle daemons: crated (release, null output) on the
+# library just imported, and MPD (null output) restarted on the database it built, each once it has used no CPU
+# for 2 s: VmRSS. Everything else lives in a temporary folder under /tmp, removed at exit.
 set -euo pipefail
 export LC_ALL=C   # EPOCHREALTIME and awk with a '.' decimal point
 
@@ -40,6 +48,9 @@ USE_MPD=1
 USE_BEETS=1
 JOBS="$(nproc)"
 WAIT_IDLE=0
+KIND=library
+IDLE=1
+KV_OUT=""
 while (($#)); do
     case "$1" in
         --sizes) SIZES="${2:?--sizes needs a value}"; shift 2 ;;
@@ -53,7 +64,10 @@ while (($#)); do
         --no-beets) USE_BEETS=0; shift ;;
         --jobs) JOBS="${2:?--jobs needs a value}"; shift 2 ;;
         --wait-idle) WAIT_IDLE=1; shift ;;
-        -h|--help) sed -n '2,24p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --kind) KIND="${2:?--kind needs a value}"; shift 2 ;;
+        --no-idle) IDLE=0; shift ;;
+        --kv) KV_OUT="${2:?--kv needs a file}"; shift 2 ;;
+        -h|--help) sed -n '2,32p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "library.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -67,6 +81,8 @@ for n in "${SIZE_LIST[@]}"; do ((n >= 20)) || { echo "library.sh: sizes start at
 ((BIG == 0 || BIG >= 20)) || { echo "library.sh: --big needs at least 20 files" >&2; exit 2; }
 [[ "$CORPUS" == /* ]] || CORPUS="$ROOT/$CORPUS"
 [[ "$CRATE_BIN" == /* ]] || CRATE_BIN="$ROOT/$CRATE_BIN"
+[[ "$KIND" =~ ^(library|search|wavs)$ ]] || { echo "library.sh: --kind is library, search or wavs" >&2; exit 2; }
+[[ -z "$KV_OUT" || "$KV_OUT" == /* ]] || KV_OUT="$ROOT/$KV_OUT"
 
 log() { echo "library.sh: $*" >&2; }
 RUN_START=$EPOCHREALTIME
@@ -112,11 +128,18 @@ need_python() {
 
 # --- Build -----------------------------------------------------------------------------------------
 if ((BUILD)); then
-    log "building crate (release)"
-    swift build -c release --static-swift-stdlib --product crate >&2
+    for product in crate crated; do
+        log "building $product (release)"
+        flock /tmp/crate-build.lock swift build -c release --static-swift-stdlib --product "$product" >&2
+    done
 fi
 CRATE="$CRATE_BIN/crate"
 [[ -x "$CRATE" ]] || die "no $CRATE: build it with 'swift build -c release --product crate' or pass --crate-bin DIR"
+IDLE_WHY=""   # why the idle daemons' memory is left out, when it is
+if ((IDLE)) && [[ ! -x "$CRATE_BIN/crated" ]]; then
+    IDLE=0; IDLE_WHY="no $CRATE_BIN/crated (swift build -c release --product crated)"
+fi
+((IDLE)) || IDLE_WHY="${IDLE_WHY:-left out with --no-idle}"
 
 # What this build of crate can do: `import --mode` (else reference is what a plain import does) and
 # `rescan` (else the no-change row re-imports).
@@ -139,8 +162,10 @@ fi
 WORK="$(mktemp -d /tmp/crate-library.XXXXXX)"
 MPD_PID=""
 
+CRATED_PID=""
 cleanup() {
     stop_pid "$MPD_PID"
+    stop_pid "$CRATED_PID"
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -297,6 +322,28 @@ mpd_rescan() {
 }
 mpd_counts() { echo "$(mpd_stat Songs) $(mpd_stat Albums) $(mpd_stat Artists)"; }
 
+# --- The floor of a rescan, and the idle daemons -----------------------------------------------------
+# find_floor MUSIC: lists every file with its inode, size and mtime, what a no-change rescan must at least read.
+find_floor() { timed "$WORK/find.log" find "$1" -type f -printf '%i %s %T@ %p\n'; }
+# crated_idle DATA: crated (release, null output, its other front ends on free ports) on the library in DATA;
+# sets IDLE_RSS and IDLE_WAITED (common.sh's idle_rss), then stops it.
+crated_idle() {
+    BIN="$CRATE_BIN"
+    CRATED_PORT="$(free_port)"
+    CRATE_ENV=(CRATE_DATA_DIRECTORY="$1" CRATE_HTTP_ADDRESS="127.0.0.1:$CRATED_PORT" CRATE_MPD_ADDRESS="127.0.0.1:$(free_port)"
+               CRATE_SUBSONIC_ADDRESS="127.0.0.1:$(free_port)" CRATE_OUTPUT_PLUGIN=null
+               XDG_CONFIG_HOME="$WORK/xdg-config" XDG_DATA_HOME="$WORK/xdg-data")
+    start_crated
+    idle_rss "$CRATED_PID"
+    stop_crated
+}
+# mpd_idle: MPD restarted on the database it built (no update running); sets IDLE_RSS and IDLE_WAITED.
+mpd_idle() {
+    stop_mpd
+    start_mpd
+    idle_rss "$MPD_PID"
+}
+
 # --- beets -----------------------------------------------------------------------------------------
 BEETS_DIR="$WORK/beets"
 BEETS_CFG="$BEETS_DIR/config.yaml"
@@ -324,11 +371,11 @@ beets_check_rc() {
 
 # --- Runs ------------------------------------------------------------------------------------------
 declare -A T RSS COUNT   # T[size:op:tool] = "s s s", RSS[size:op:tool] = "MiB MiB", COUNT[size:when:tool] = "tracks albums artists [failures]"
-declare -A EXPECT CRATE_REPORT CRATE_RESCAN_REPORT CRATE_FAILURES
+declare -A EXPECT CRATE_REPORT CRATE_RESCAN_REPORT CRATE_FAILURES IDLE_MEM   # IDLE_MEM[size:tool] = "MiB seconds-to-quiet"
 LOAD_RUNS=""
 
 for size in "${SIZE_LIST[@]}"; do
-    corpus library "$size"
+    corpus "$KIND" "$size"
     MUSIC="$CORPUS_DIR/music"
     EXPECT[$size]="$(expected '"\(.audio_files) \(.unique_audio) \(.duplicates) \(.albums) \(.hidden_audio) \(.other_files)"')"
     log "$size files: warming the page cache"
@@ -378,8 +425,23 @@ for size in "${SIZE_LIST[@]}"; do
             log "$size files, run $run: beet import (incremental, no change) $T_S s, $T_RSS MiB"
         fi
     done
+    for ((run = 1; run <= RUNS; run++)); do
+        find_floor "$MUSIC"
+        T[$size:rescan:find]+=" $T_S"
+        log "$size files, run $run: find (the listing floor) $T_S s"
+    done
     CRATE_RESCAN_REPORT[$size]="$(crate_report "$WORK/crate-rescan.log")"
     COUNT[$size:rescan:crate]="$(crate_counts "$data")"
+    if ((IDLE)); then
+        crated_idle "$data"
+        IDLE_MEM[$size:crate]="$IDLE_RSS $IDLE_WAITED"
+        log "$size files: idle crated VmRSS $IDLE_RSS MiB (quiet after $IDLE_WAITED s)"
+        if ((USE_MPD)); then
+            mpd_idle
+            IDLE_MEM[$size:mpd]="$IDLE_RSS $IDLE_WAITED"
+            log "$size files: idle MPD VmRSS $IDLE_RSS MiB (quiet after $IDLE_WAITED s)"
+        fi
+    fi
     ((USE_MPD)) && { COUNT[$size:rescan:mpd]="$(mpd_counts)"; stop_mpd; }
     ((USE_BEETS)) && COUNT[$size:rescan:beets]="$(beets_counts)"
     rm -rf "$data"
@@ -469,6 +531,24 @@ if ((USE_MPD)); then
     echo "gets the idle CPU, so its times depend on the load more than the others'."
     echo
 fi
+echo "## The floor of a no-change rescan, and the idle daemons"
+echo
+echo "\`find DIR -type f -printf '%i %s %T@ %p\\n'\`: every file's inode, size and mtime, the least a rescan reads"
+echo "(median of $RUNS, warm cache). Idle: the daemon started on the library (crated on Crate's data folder, null output;"
+echo "MPD restarted on the database it built), VmRSS once it has used no CPU for 2 s (seconds to quiet in brackets)."
+((IDLE)) || echo "Idle daemons not measured: $IDLE_WHY."
+echo
+echo "| files | find s | Crate rescan s | Crate / find | MPD rescan s | MPD / find | crated idle MiB | MPD idle MiB | crated / MPD |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for size in "${SIZE_LIST[@]}"; do
+    fs="$(median "${T[$size:rescan:find]:-}")"
+    cs="$(median "${T[$size:rescan:crate]:-}")"
+    ms="$(median "${T[$size:rescan:mpd]:-}")"
+    read -r ci cw <<<"${IDLE_MEM[$size:crate]:-- -}"
+    read -r mi mw <<<"${IDLE_MEM[$size:mpd]:-- -}"
+    echo "| $size | $fs | $cs | $(ratio "$cs" "$fs") | $ms | $(ratio "$ms" "$fs") | $ci ($cw s) | $mi ($mw s) | $(ratio "$ci" "$mi") |"
+done
+echo
 echo "## What each tool ended up with"
 echo
 echo "The collection: audio files outside hidden paths (of them byte-identical copies), albums, audio files in"
@@ -532,3 +612,33 @@ if ((${#NOTES[@]})); then
 fi
 echo
 echo "- whole run: $(seconds_since "$RUN_START") s, of which generating collections: $CORPUS_SECONDS s"
+
+# --- Machine-readable results (compare.sh) -----------------------------------------------------------
+if [[ -n "$KV_OUT" ]]; then
+    {
+        echo "kind=$KIND"
+        echo "runs=$RUNS"
+        echo "load_before=$LOAD_BEFORE"
+        echo "load_after=$LOAD_AFTER"
+        echo "mpd=$USE_MPD"
+        echo "mpd_why=$MPD_WHY"
+        echo "idle_why=$IDLE_WHY"
+        for size in "${SIZE_LIST[@]}"; do
+            read -r files _ _ albums _ <<<"${EXPECT[$size]}"
+            echo "${size}_files=$files"
+            echo "${size}_albums=$albums"
+            for op in fresh rescan; do
+                for tool in crate mpd; do echo "${size}_${op}_${tool}_s=$(median "${T[$size:$op:$tool]:-}")"; done
+            done
+            echo "${size}_rescan_find_s=$(median "${T[$size:rescan:find]:-}")"
+            for tool in crate mpd; do
+                read -r mib waited <<<"${IDLE_MEM[$size:$tool]:-- -}"
+                echo "${size}_idle_${tool}_mib=$mib"
+                echo "${size}_idle_${tool}_quiet_s=$waited"
+            done
+            read -r t _ <<<"${COUNT[$size:fresh:crate]:-}"; echo "${size}_crate_tracks=${t:--}"
+            read -r t _ <<<"${COUNT[$size:fresh:mpd]:-}"; echo "${size}_mpd_songs=${t:--}"
+        done
+        if ((${#NOTES[@]})); then printf 'note=%s\n' "${NOTES[@]}"; fi
+    } >"$KV_OUT"
+fi
