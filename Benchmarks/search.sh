@@ -4,7 +4,7 @@
 #
 #   bash Benchmarks/search.sh [--tracks N] [--queries N] [--runs N] [--beets-runs N] [--process-queries N]
 #                             [--corpus DIR] [--crate-bin DIR] [--no-build] [--no-mpd] [--no-beets] [--no-sql]
-#                             [--wait-idle]
+#                             [--wait-idle] [--no-http] [--no-groups] [--kv FILE]
 #
 #   --tracks N           size of the library (default 100000; 10 tracks an album)
 #   --queries N          queries of each class (1, 2 and 3 words; default 100 each)
@@ -20,10 +20,15 @@
 #   --no-sql             leave out search_sql.py (the tracks group's SQL and cheaper variants, timed)
 #   --wait-idle          before timing each tool, wait (up to 20 minutes) for the 1-minute load average to
 #                        fall below 0.3 (the tools are timed one after the other: a busy machine skews the ratios)
+#   --no-http            leave out crated over HTTP (`search_clients.py crated`: GET /api/v1/search over one
+#                        keep-alive connection, the library crate-bench searched; default: measured)
+#   --no-groups          leave out the per-group timings (crate-bench search --groups G)
+#   --kv FILE            also write the latency results as key=value lines to FILE (for Benchmarks/compare.sh)
 #
 # Queries: the first 2-4 letters of 1, 2 or 3 words of one random file's artist, album and title
 # (`corpus.py queries`, seeded). Crate: `crate-bench search` on a library made by `crate import --mode
-# reference` (in-process, LibraryStore.search, 5 per group), and `crate search` as whole processes.
+# reference` (in-process, LibraryStore.search, 5 per group), the same through crated's HTTP API over one
+# keep-alive connection, and `crate search` as whole processes.
 # MPD: Debian's mpd on 127.0.0.1 (null output), queried over one TCP connection (search_clients.py), and
 # `mpc search any` processes. beets: `beet import -A -q` once (kept in the corpus folder), queried with its
 # library API in one Python process, and `beet ls` processes. Everything else lives in a temporary folder.
@@ -47,6 +52,9 @@ USE_MPD=1
 USE_BEETS=1
 USE_SQL=1
 WAIT_IDLE=0
+USE_HTTP=1
+USE_GROUPS=1
+KV_OUT=""
 while (($#)); do
     case "$1" in
         --tracks) TRACKS="${2:?--tracks needs a value}"; shift 2 ;;
@@ -61,7 +69,10 @@ while (($#)); do
         --no-beets) USE_BEETS=0; shift ;;
         --no-sql) USE_SQL=0; shift ;;
         --wait-idle) WAIT_IDLE=1; shift ;;
-        -h|--help) sed -n '2,30p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --no-http) USE_HTTP=0; shift ;;
+        --no-groups) USE_GROUPS=0; shift ;;
+        --kv) KV_OUT="${2:?--kv needs a file}"; shift 2 ;;
+        -h|--help) sed -n '2,36p' "$SELF" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "search.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -73,6 +84,7 @@ done
 ((PROCESS_QUERIES <= QUERIES)) || PROCESS_QUERIES=$QUERIES
 [[ "$CORPUS" == /* ]] || CORPUS="$ROOT/$CORPUS"
 [[ "$CRATE_BIN" == /* ]] || CRATE_BIN="$ROOT/$CRATE_BIN"
+[[ -z "$KV_OUT" || "$KV_OUT" == /* ]] || KV_OUT="$ROOT/$KV_OUT"
 
 log() { echo "search.sh: $*" >&2; }
 RUN_START=$EPOCHREALTIME
@@ -93,7 +105,7 @@ command -v python3 >/dev/null || die "python3 not found"
 
 # --- Build -----------------------------------------------------------------------------------------
 if ((BUILD)); then
-    for product in crate crate-bench; do
+    for product in crate crate-bench $( ((USE_HTTP)) && echo crated); do
         log "building $product (release)"
         flock /tmp/crate-build.lock swift build -c release --static-swift-stdlib --product "$product" >&2
     done
@@ -105,14 +117,20 @@ CRATE="$CRATE_BIN/crate"
 BENCH="$CRATE_BIN/crate-bench"
 [[ -x "$CRATE" && -x "$BENCH" ]] || die "no $CRATE or $BENCH: build them or pass --crate-bin DIR"
 "$BENCH" --help 2>/dev/null | grep 'crate-bench search' >/dev/null || die "$BENCH has no search command: rebuild it"
+HTTP_WHY="left out with --no-http"
+if ((USE_HTTP)) && [[ ! -x "$CRATE_BIN/crated" ]]; then
+    USE_HTTP=0; HTTP_WHY="no $CRATE_BIN/crated (swift build -c release --product crated)"
+fi
 CRATE_HAS_SEARCH=0
 if "$CRATE" --help 2>/dev/null | grep -E '^ +search( |$)' >/dev/null; then CRATE_HAS_SEARCH=1; fi
 
 # --- Temporary folder, processes, cleanup ----------------------------------------------------------
 WORK="$(mktemp -d /tmp/crate-search.XXXXXX)"
 MPD_PID=""
+CRATED_PID=""
 cleanup() {
     stop_pid "$MPD_PID"
+    stop_pid "$CRATED_PID"
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -176,8 +194,26 @@ log "crate-bench search: ${RUNS} runs of $((QUERIES * 3)) queries"
 "$BENCH" search --db "$CRATE_DB" --queries "$WORK/queries.txt" --runs "$RUNS" --per-query "$WORK/crate-per-query.tsv" \
     >"$WORK/crate.kv" || die "crate-bench search failed"
 kv crate "$WORK/crate.kv"
+if ((USE_HTTP)); then
+    # crated on the same library (null output, its other front ends on free ports), asked over one connection.
+    BIN="$CRATE_BIN"
+    CRATED_PORT="$(free_port)"
+    CRATE_ENV=(CRATE_DATA_DIRECTORY="$CRATE_DATA" CRATE_HTTP_ADDRESS="127.0.0.1:$CRATED_PORT"
+               CRATE_MPD_ADDRESS="127.0.0.1:$(free_port)" CRATE_SUBSONIC_ADDRESS="127.0.0.1:$(free_port)"
+               CRATE_OUTPUT_PLUGIN=null XDG_CONFIG_HOME="$WORK/xdg-config" XDG_DATA_HOME="$WORK/xdg-data")
+    start_crated
+    wait_idle 20
+    LOAD_HTTP="$(machine_load)"
+    log "crated over HTTP: ${RUNS} runs of $((QUERIES * 3)) queries over one keep-alive connection"
+    python3 Benchmarks/search_clients.py crated --port "$CRATED_PORT" --queries "$WORK/queries.txt" --runs "$RUNS" \
+        >"$WORK/http.kv" || die "the crated HTTP client failed; crated's log: $(tail -5 "$WORK/crated.log")"
+    kv http "$WORK/http.kv"
+    stop_crated
+fi
 # Where the time goes: each group alone.
-for g in artists albums tracks playlists lyrics; do
+GROUP_LIST=()
+if ((USE_GROUPS)); then GROUP_LIST=(artists albums tracks playlists lyrics); fi
+for g in "${GROUP_LIST[@]}"; do
     "$BENCH" search --db "$CRATE_DB" --queries "$WORK/queries.txt" --runs "$RUNS" --groups "$g" >"$WORK/crate-$g.kv" ||
         die "crate-bench search --groups $g failed"
     kv "crate-$g" "$WORK/crate-$g.kv"
@@ -272,7 +308,7 @@ echo "# Crate search benchmark"
 echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
-echo "- load average (1/5/15 min): $LOAD_BEFORE before; when timing Crate ${LOAD_CRATE:-}, MPD ${LOAD_MPD:--}, beets ${LOAD_BEETS:--}; $LOAD_AFTER after"
+echo "- load average (1/5/15 min): $LOAD_BEFORE before; when timing Crate ${LOAD_CRATE:-}, crated over HTTP ${LOAD_HTTP:--}, MPD ${LOAD_MPD:--}, beets ${LOAD_BEETS:--}; $LOAD_AFTER after"
 echo "- Crate $("$CRATE" --version 2>/dev/null || echo '?') ($CRATE_BIN, $SOURCE), system SQLite $(/usr/bin/python3 -c 'import sqlite3; print(sqlite3.sqlite_version)'); library: $CRATE_COUNTS"
 if ((USE_MPD)); then
     echo "- $(mpd --version | head -1), mpc $(version_of mpc); $MPD_SONGS songs"
@@ -295,6 +331,8 @@ echo "queries (nearest rank). ratio = other / Crate in-process (> 1: Crate is fa
 echo
 echo "- Crate: \`crate-bench search\`: \`LibraryStore.search(SearchQuery.parse(q), text: q)\` in-process: every group"
 echo "  (artists, albums, tracks, playlists, lyrics), each its total count and first 5, as the search box asks."
+echo "- crated over HTTP: the same library served by a release crated, \`GET /api/v1/search?q=…&scope=local\` over one"
+echo "  keep-alive connection (Python's http.client), timed until the whole JSON answer is read and parsed."
 echo "- MPD: one persistent TCP connection, request sent until the whole answer is read (Python client):"
 echo "  \`search any \"w\"\` or \`search \"((any contains 'w1') AND (any contains 'w2'))\"\`: every matching song;"
 echo "  \"first 5\" adds \`window 0:5\`."
@@ -305,6 +343,7 @@ echo "| words | engine | samples | p50 ms | p99 ms | ratio p50 | ratio p99 |"
 echo "|---:|---|---:|---:|---:|---:|---:|"
 for n in 1 2 3; do
     row "$n" "Crate in-process (all groups, 5 each)" crate "${KV[crate:words${n}_samples]:--}"
+    if ((USE_HTTP)); then row "$n" "crated over HTTP keep-alive (all groups, 5 each)" http "${KV[http:words${n}_samples]:--}"; fi
     if ((USE_MPD)); then
         row "$n" "MPD, all matches" mpd "${KV[mpd:words${n}_samples]:--}"
         row "$n" "MPD, first 5 (window 0:5)" mpd5 "${KV[mpd5:words${n}_samples]:--}"
@@ -328,6 +367,8 @@ for n in 1 2 3; do
     cell() { echo "${KV[$1:${w}_$2_median]:--} (${KV[$1:${w}_$2_mean]:--})"; }
     echo "| $n | $(cell crate artists) | $(cell crate albums) | $(cell crate tracks) | $(cell mpd matches) | $(cell beets matches) | ${KV[crate:${w}_empty]:--} |"
 done
+echo
+((USE_HTTP)) || { echo; echo "crated over HTTP: not measured: $HTTP_WHY."; }
 echo
 echo "## Where Crate's time goes: one group at a time"
 echo
@@ -383,3 +424,23 @@ if ((${#NOTES[@]})); then
 fi
 echo
 echo "- whole run: $(seconds_since "$RUN_START") s"
+
+# --- Machine-readable results (compare.sh) -----------------------------------------------------------
+if [[ -n "$KV_OUT" ]]; then
+    {
+        echo "tracks=$TRACKS"
+        echo "queries=$QUERIES"
+        echo "runs=$RUNS"
+        echo "load_before=$LOAD_BEFORE"
+        echo "load_after=$LOAD_AFTER"
+        echo "http_why=$( ((USE_HTTP)) || echo "$HTTP_WHY")"
+        echo "mpd_why=$( ((USE_MPD)) || echo "$MPD_WHY")"
+        echo "crate_counts=$CRATE_COUNTS"
+        for engine in crate http mpd mpd5; do
+            for n in 1 2 3; do
+                for stat in p50 p99; do echo "${engine}_words${n}_${stat}_ms=${KV[$engine:words${n}_${stat}_ms]:--}"; done
+                echo "${engine}_words${n}_samples=${KV[$engine:words${n}_samples]:--}"
+            done
+        done
+    } >"$KV_OUT"
+fi

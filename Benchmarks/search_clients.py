@@ -3,6 +3,7 @@
 
   search_clients.py mpd   --port P --queries FILE [--runs N] [--window A:B] [--per-query FILE]
   search_clients.py beets --db PATH --queries FILE [--runs N] [--first N] [--per-query FILE]
+  search_clients.py crated --port P --queries FILE [--runs N] [--per-query FILE]
 
 mpd: one persistent TCP connection to MPD on 127.0.0.1:P; each query is one request, timed from sending
   it until the whole answer is read. One word: `search any "w"`; more: the filter
@@ -10,6 +11,9 @@ mpd: one persistent TCP connection to MPD on 127.0.0.1:P; each query is one requ
   matches over every tag. --window A:B asks MPD for only those songs.
 beets: one Python process with beets' own library API: `list(lib.items(query))`, what `beet ls` fetches;
   with --first N, `len()` of the results and only the first N items made into objects.
+crated: one persistent HTTP/1.1 keep-alive connection to crated on 127.0.0.1:P (http.client); each query is
+  `GET /api/v1/search?q=…&scope=local` (every group, 5 each, as the search box asks), timed from sending it until
+  the whole JSON answer is read and parsed; the matches counted are the tracks group's total.
 
 Every query runs once to warm up, then --runs times (default 3). Prints key=value lines per query class
 wordsN (N words): p50/p90/p99/max/mean milliseconds and the median and mean number of matches.
@@ -86,6 +90,28 @@ def mpd_search(args, queries):
     return run
 
 
+def crated_search(args, queries):
+    import http.client
+    import json
+    import urllib.parse
+    conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=30)
+    conn.connect()
+    conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    host = {"Host": f"127.0.0.1:{args.port}"}   # crated answers only to its own address
+
+    def run(q):
+        conn.request("GET", "/api/v1/search?" + urllib.parse.urlencode({"q": q, "scope": "local"}), headers=host)
+        reply = conn.getresponse()
+        body = reply.read()
+        if reply.status != 200:
+            raise SystemExit(f"search_clients.py: crated answered {reply.status} to {q!r}: {body[:200]!r}")
+        if reply.will_close:
+            raise SystemExit("search_clients.py: crated closed the keep-alive connection")
+        groups = json.loads(body).get("groups", [])
+        return next((g.get("total", 0) for g in groups if g.get("group") == "tracks"), 0)
+    return run
+
+
 def beets_search(args, queries):
     if os.path.isdir("/usr/share/beets"):
         sys.path.insert(0, "/usr/share/beets")   # where Debian's beets package keeps its modules
@@ -111,14 +137,16 @@ def main():
     b = sub.add_parser("beets")
     b.add_argument("--db", required=True)
     b.add_argument("--first", type=int, default=0)
-    for s in (m, b):
+    c = sub.add_parser("crated")
+    c.add_argument("--port", type=int, required=True)
+    for s in (m, b, c):
         s.add_argument("--queries", required=True)
         s.add_argument("--runs", type=int, default=3)
         s.add_argument("--per-query")
     args = p.parse_args()
     with open(args.queries, encoding="utf-8") as f:
         queries = [line.strip() for line in f if line.strip()]
-    run = (mpd_search if args.engine == "mpd" else beets_search)(args, queries)
+    run = {"mpd": mpd_search, "beets": beets_search, "crated": crated_search}[args.engine](args, queries)
     t0 = time.perf_counter()
     found = [run(q) for q in queries]   # warm-up; keeps the match counts
     out = [f"queries={len(queries)}", f"runs={args.runs}", f"warmup_ms={(time.perf_counter() - t0) * 1000:.3f}"]
