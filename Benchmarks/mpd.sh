@@ -2,13 +2,14 @@
 # The MPD protocol front end next to MPD itself, on the same library: `mpc search` and `mpc list album`
 # latency, idle clients woken by one change, and memory with them connected. Prints Markdown tables.
 #
-#   bash Benchmarks/mpd.sh [--tracks N] [--runs N] [--idle-clients N] [--no-build] [--wait-idle]
+#   bash Benchmarks/mpd.sh [--tracks N] [--runs N] [--idle-clients N] [--no-build] [--wait-idle] [--kv FILE]
 #
 #   --tracks N        tracks in the generated library (default 10000: 100 artists x 10 albums x 10 tracks)
 #   --runs N          timed runs of each mpc command; the median is reported (default 20)
 #   --idle-clients N  connections waiting in `idle player` when one change is made (default 200)
 #   --no-build        use the crated and crate already built in .build/release
 #   --wait-idle       before timing, wait (up to 20 minutes) for the 1-minute load average to fall below 0.3
+#   --kv FILE         also write the results as key=value lines to FILE (for Benchmarks/compare.sh)
 #
 # The library is one short FLAC file copied and retagged (metaflac), cached in .build/bench-cache. crated imports it
 # by reference; MPD (Debian's, bound to 127.0.0.1) reads the same folder. Both run in a temporary folder and are
@@ -23,6 +24,7 @@ RUNS=20
 IDLE_CLIENTS=200
 BUILD=1
 WAIT_IDLE=0
+KV_OUT=""
 while (($#)); do
     case "$1" in
         --tracks) TRACKS="${2:?--tracks needs a value}"; shift 2 ;;
@@ -30,7 +32,8 @@ while (($#)); do
         --idle-clients) IDLE_CLIENTS="${2:?--idle-clients needs a value}"; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --wait-idle) WAIT_IDLE=1; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --kv) KV_OUT="${2:?--kv needs a file}"; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mpd.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -38,6 +41,7 @@ for n in "$TRACKS" "$RUNS" "$IDLE_CLIENTS"; do
     [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "mpd.sh: '$n' is not a positive whole number" >&2; exit 2; }
 done
 log() { echo "mpd.sh: $*" >&2; }
+[[ -z "$KV_OUT" || "$KV_OUT" == /* ]] || KV_OUT="$PWD/$KV_OUT"
 
 apt_install mpd mpc flac sox python3 || die "cannot install mpd, mpc, flac, sox and python3"
 build_release_daemon
@@ -94,7 +98,7 @@ log "MPD: reading the library (mpc update --wait)"
 mpcc update --wait >/dev/null
 
 # --- Timings ------------------------------------------------------------------------------------------------------------
-python3 - "$RUNS" "$IDLE_CLIENTS" "$CRATE_MPD_PORT" "$MPD_PORT" "$CRATED_PID" "$MPD_PID" >"$WORK/results.txt" <<'PY'
+python3 - "$RUNS" "$IDLE_CLIENTS" "$CRATE_MPD_PORT" "$MPD_PORT" "$CRATED_PID" "$MPD_PID" "$KV_OUT" >"$WORK/results.txt" <<'PY'
 import os, selectors, socket, statistics, subprocess, sys, time
 
 runs, clients = int(sys.argv[1]), int(sys.argv[2])
@@ -170,6 +174,11 @@ labels = {"search": "`mpc search title \"Track 12\"` ms (median)", "list": "`mpc
 for key, label in labels.items():
     c, m = rows[key]["crated"][0], rows[key]["MPD"][0]
     print(f"| {label} | {c:.1f} | {m:.1f} | {m / c:.2f} |")
+if sys.argv[7]:   # key=value lines for compare.sh: KEY_crated and KEY_mpd per measure
+    with open(sys.argv[7], "w") as f:
+        f.write(f"clients={clients}\nruns={runs}\n")
+        for key in labels:
+            f.write(f"{key}_crated={rows[key]['crated'][0]:.2f}\n{key}_mpd={rows[key]['MPD'][0]:.2f}\n")
 print()
 print(f"Lines answered: search {rows['search']['crated'][1]} / {rows['search']['MPD'][1]}, list {rows['list']['crated'][1]} / {rows['list']['MPD'][1]}, "
       f"find {rows['find']['crated'][1]} / {rows['find']['MPD'][1]} (crated / MPD).")

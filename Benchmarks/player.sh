@@ -3,6 +3,7 @@
 # 100,000 entries; each next to MPD (Debian's mpd + mpc) on the same files. Prints Markdown tables.
 #
 #   bash Benchmarks/player.sh [--runs N] [--gap S] [--queue-entries N] [--queue-runs N] [--no-build] [--no-mpd] [--wait-idle]
+#                             [--outputs LIST] [--no-queue] [--kv FILE]
 #
 #   --runs N            play commands timed per output (default 20, after 1 untimed warm-up)
 #   --gap S             seconds between a stop command and the next play command (default 0.3)
@@ -11,6 +12,9 @@
 #   --no-build          use the crated, crate and crate-bench already built in .build/release
 #   --no-mpd            leave MPD out (by default it is installed when missing and we are root)
 #   --wait-idle         before timing, wait (up to 20 minutes) for the 1-minute load average to fall below 0.3
+#   --outputs LIST      the play-latency outputs, comma-separated, of null, wav, pulse, pulse20 (default all four)
+#   --no-queue          leave out the queue benchmark
+#   --kv FILE           also write the latency and memory results as key=value lines to FILE (Benchmarks/compare.sh)
 #
 # Everything runs in a temporary folder under /tmp and talks to 127.0.0.1 only: a generated FLAC album
 # (sox + ffmpeg), a private PulseAudio server with a null sink, crated on a free port with its own
@@ -29,6 +33,9 @@ QUEUE_RUNS=5
 BUILD=1
 USE_MPD=1
 WAIT_IDLE=0
+OUTPUTS=null,wav,pulse,pulse20
+QUEUE=1
+KV_OUT=""
 while (($#)); do
     case "$1" in
         --runs) RUNS="${2:?--runs needs a value}"; shift 2 ;;
@@ -38,7 +45,10 @@ while (($#)); do
         --no-build) BUILD=0; shift ;;
         --no-mpd) USE_MPD=0; shift ;;
         --wait-idle) WAIT_IDLE=1; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --outputs) OUTPUTS="${2:?--outputs needs a list}"; shift 2 ;;
+        --no-queue) QUEUE=0; shift ;;
+        --kv) KV_OUT="${2:?--kv needs a file}"; shift 2 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "player.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -47,6 +57,12 @@ for n in "$RUNS" "$QUEUE_ENTRIES" "$QUEUE_RUNS"; do
 done
 [[ "$GAP" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "player.sh: --gap needs a number of seconds" >&2; exit 2; }
 ((QUEUE_ENTRIES >= 4)) || { echo "player.sh: --queue-entries needs at least 4" >&2; exit 2; }
+IFS=, read -r -a OUTPUT_LIST <<<"$OUTPUTS"
+for output in "${OUTPUT_LIST[@]}"; do
+    [[ "$output" =~ ^(null|wav|pulse|pulse20)$ ]] || { echo "player.sh: unknown output '$output' (null, wav, pulse, pulse20)" >&2; exit 2; }
+done
+((${#OUTPUT_LIST[@]})) || { echo "player.sh: --outputs needs at least one output" >&2; exit 2; }
+[[ -z "$KV_OUT" || "$KV_OUT" == /* ]] || KV_OUT="$PWD/$KV_OUT"
 
 log() { echo "player.sh: $*" >&2; }
 MPD_WHY=""   # why MPD is left out, when it is
@@ -171,7 +187,7 @@ TRACK_ID="${BASH_REMATCH[1]}"
 stop_crated
 
 LOAD_LATENCY="$(machine_load)"
-for output in null wav pulse pulse20; do crate_latency "$output"; done
+for output in "${OUTPUT_LIST[@]}"; do crate_latency "$output"; done
 
 log "crated memory: idle, then after 5 s of playing through pulse"
 start_crated CRATE_OUTPUT_PLUGIN=pulse
@@ -247,7 +263,7 @@ audio_output {
 }
 EOF
     if start_mpd && mpcc -q update --wait && [[ "$(mpcc listall | wc -l)" -eq 4 ]]; then
-        for output in null pulse pulse20; do mpd_latency "$output"; done
+        for output in "${OUTPUT_LIST[@]}"; do [[ "$output" == wav ]] || mpd_latency "$output"; done
 
         log "MPD memory: idle, then after 5 s of playing through pulse"
         mpcc -q clear
@@ -276,6 +292,7 @@ EOF
 fi
 
 # --- Queue -------------------------------------------------------------------------------------------
+if ((QUEUE)); then
 log "queue: crate-bench queue --entries $QUEUE_ENTRIES --runs $QUEUE_RUNS (store level)"
 LOAD_QUEUE="$(machine_load)"
 "$BIN/crate-bench" queue --entries "$QUEUE_ENTRIES" --runs "$QUEUE_RUNS" >"$WORK/queue.md"
@@ -385,6 +402,7 @@ if ((USE_MPD)); then
     done
     stop_mpd
 fi
+fi   # QUEUE
 LOAD_AFTER="$(machine_load)"
 
 # --- Report ------------------------------------------------------------------------------------------
@@ -394,7 +412,7 @@ echo "# Crate player benchmark"
 echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
-echo "- load average (1/5/15 min): $LOAD_BEFORE before; $LOAD_LATENCY at the latency runs; $LOAD_QUEUE at the queue runs; $LOAD_AFTER after"
+echo "- load average (1/5/15 min): $LOAD_BEFORE before; $LOAD_LATENCY at the latency runs; ${LOAD_QUEUE:--} at the queue runs; $LOAD_AFTER after"
 echo "- $(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*'), release build; pulseaudio $(version_of pulseaudio), curl $(version_of curl)"
 if ((USE_MPD)); then
     echo "- MPD $(version_of mpd), mpc $(version_of mpc) (Debian); bound to 127.0.0.1, null and pulse outputs"
@@ -420,7 +438,7 @@ echo "| output | Crate median | Crate p95 | MPD median | MPD p95 | ratio | Crate
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 declare -A OUTPUT_LABEL=([null]="null" [wav]="wav (file in the data folder)" [pulse]="pulse (null sink, nothing else attached)"
                          [pulse20]="pulse (null sink + a 20 ms monitor recorder)")
-for output in null wav pulse pulse20; do
+for output in "${OUTPUT_LIST[@]}"; do
     cm=${LAT_MEDIAN[crate-$output]} cp=${LAT_P95[crate-$output]}
     mm="-" mp="-"
     if ((USE_MPD)) && [[ "$output" != wav ]]; then mm=${LAT_MEDIAN[mpd-$output]} mp=${LAT_P95[mpd-$output]}; fi
@@ -449,6 +467,7 @@ for state in idle playing stopped; do
     echo "| $state | $cr | $ch | $mr | $mh | $(ratio "$mr" "$cr") |"
 done
 echo
+if ((QUEUE)); then
 echo "## Queue of $N entries"
 echo
 echo "### Store level (crate-bench queue, in-process)"
@@ -484,5 +503,27 @@ row restart "restart the daemon until it answers with the queue" "crated start, 
 row entry_far "read the entry at $((N >= 100000 ? 100000 : N))" "GET /queue?offset=…&limit=1" "playlistinfo …"
 row clear "clear the queue" "DELETE /queue" "mpc clear"
 row floor "(client start-up alone: connection refused, 20 runs)" "curl" "mpc"
+fi   # QUEUE
 echo
 echo "- load average after: $LOAD_AFTER"
+
+# --- Machine-readable results (compare.sh) -----------------------------------------------------------
+if [[ -n "$KV_OUT" ]]; then
+    {
+        echo "runs=$RUNS"
+        echo "load_before=$LOAD_BEFORE"
+        echo "load_after=$LOAD_AFTER"
+        echo "mpd_why=$MPD_WHY"
+        for output in "${OUTPUT_LIST[@]}"; do
+            echo "crate_${output}_median_ms=${LAT_MEDIAN[crate-$output]:--}"
+            echo "crate_${output}_p95_ms=${LAT_P95[crate-$output]:--}"
+            echo "held_${output}_median_ms=${LAT_MEDIAN[held-$output]:--}"
+            echo "mpd_${output}_median_ms=${LAT_MEDIAN[mpd-$output]:--}"
+            echo "mpd_${output}_p95_ms=${LAT_P95[mpd-$output]:--}"
+        done
+        for state in idle playing stopped; do
+            read -r r _ <<<"${RSS[crate-$state]:--}"; echo "crate_${state}_rss_mib=$r"
+            read -r r _ <<<"${RSS[mpd-$state]:--}"; echo "mpd_${state}_rss_mib=$r"
+        done
+    } >"$KV_OUT"
+fi
