@@ -8,7 +8,8 @@
 Times come from the browser's own clocks (Performance API): navigation start to the first wall cover decoded and
 painted, to every cover of the first screen shown, bytes of every response before the first paint (artwork
 excluded; encoded sizes, as sent), API requests made by the page load, and while scrolling to N albums the frames
-longer than 1.5 × 16.7 ms and the requests made.
+longer than 1.5 × 16.7 ms and the requests made, and the size of every `wall/more` answer (decoded bytes, from the
+resource timing entries): how many, the first's and the last's.
 """
 import argparse
 import statistics
@@ -22,6 +23,7 @@ CHROMIUM = "/usr/bin/chromium"
 # Installed before the page's own scripts: notes when each wall cover has loaded and counts long frames.
 PROBE = """
 (() => {
+  performance.setResourceTimingBufferSize(100000);   // the default 250 entries fill up with covers while scrolling
   window.__bench = { covers: [], frames: 0, long: 0, counting: false, last: 0 };
   document.addEventListener("load", (e) => {
     if (e.target.tagName === "IMG" && e.target.closest("#wall")) window.__bench.covers.push([performance.now(), e.target]);
@@ -123,6 +125,12 @@ def one_load(browser, url, scroll_to):
     numbers["scrollLongFrames"] = page.evaluate("window.__bench.long")
     numbers["scrollApiRequests"] = len(api) - requests_before
     numbers["scrollArtworkRequests"] = len(artwork)
+    more = page.evaluate("""() => performance.getEntriesByType('resource')
+      .filter(r => r.name.includes('/api/v1/wall/more')).sort((a, b) => a.startTime - b.startTime)
+      .map(r => r.decodedBodySize)""")
+    numbers["wallMoreRequests"] = len(more)
+    numbers["wallMoreFirstBytes"] = more[0] if more else -1
+    numbers["wallMoreLastBytes"] = more[-1] if more else -1
     context.close()
     return numbers
 
@@ -134,9 +142,11 @@ def measure(url, runs, scroll_to):
         results = [one_load(browser, url, scroll_to) for _ in range(runs + 1)]
         browser.close()
     cold, warm = results[0], results[1:]
+    # The wall/more sizes of one load belong together: for warm, those of the load that asked for the most pages.
+    most = max(warm, key=lambda r: r["wallMoreRequests"])
     for key in cold:
         print(f"cold_{key}={cold[key]}")
-        print(f"warm_{key}={statistics.median(r[key] for r in warm)}")
+        print(f"warm_{key}={most[key] if key.startswith('wallMore') else statistics.median(r[key] for r in warm)}")
 
 
 def main():
