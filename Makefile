@@ -11,7 +11,7 @@ RELEASE_BIN = .build/release
 CRATE = $(RELEASE_BIN)/crate
 CRATED = $(RELEASE_BIN)/crated
 
-.PHONY: run test build deps test-deps demo clean install install-build install-files uninstall
+.PHONY: run test build deps test-deps demo clean install install-build install-files uninstall bench
 
 deps:
 	@scripts/install-deps.sh run
@@ -54,6 +54,13 @@ test: test-deps
 	# A run of its own: each folder has its own conftest.py, and Python knows one module named conftest per run.
 	scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Integration
 	scripts/fuzz.sh 20
+
+# Issue 30's goal table in one run (Benchmarks/compare.sh): Crate next to MPD, `find` and Chromium on the same corpora,
+# written into Benchmarks/README.md. Uses the release binaries as they are (builds only a missing one). A full run is
+# estimated at 20-30 minutes on 2 cores (not yet timed); BENCH_FLAGS=--quick tries it in about 3, --wait-idle waits
+# for a quiet machine.
+bench:
+	bash Benchmarks/compare.sh $(BENCH_FLAGS)
 
 clean:
 	rm -rf .build .build-manual
