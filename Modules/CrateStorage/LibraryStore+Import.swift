@@ -11,7 +11,7 @@ extension LibraryStore {
         try save(ImportBatch(entries: entries, failures: batch.failures.map { FailedFile(failure: $0, stamp: nil) }), at: now)
     }
 
-    /// Saves one imported folder in one transaction: upserts tracks (by TrackRef), their files, artists and
+    /// Saves an import batch (the folders decided since the last save) in one transaction: upserts tracks (by TrackRef), their files, artists and
     /// albums (by album identity), relinks, import records, artwork rows and failures; clears failures of
     /// files that now read fine. Albums left without tracks by a re-grouping are removed.
     public func save(_ batch: ImportBatch, at now: Date = Date()) throws {
@@ -55,7 +55,11 @@ extension LibraryStore {
                 try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [entry.originalPath])
             }
             for dup in batch.duplicates {
-                try record(path: dup.path, stamp: dup.stamp, outcome: "duplicate", trackID: dup.existingTrackID,
+                // A duplicate of a file saved in this same batch points at the track that file just became.
+                let existing = try dup.existingTrackID ?? Int64.fetchOne(db.cachedStatement(sql: """
+                    SELECT track_id FROM import_record WHERE source_path = ? AND outcome IN ('imported', 'relinked')
+                    """), arguments: [dup.existingPath])
+                try record(path: dup.path, stamp: dup.stamp, outcome: "duplicate", trackID: existing,
                            mode: batch.entries.first?.mode ?? .reference, in: db, now: time)
                 try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [dup.path])
             }

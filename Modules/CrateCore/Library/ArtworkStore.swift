@@ -2,6 +2,9 @@ import CrateDomain
 import CrateStorage
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Pictures on disk, once per content: artwork/<2 hex>/<sha256>.<jpg|png> under the data directory,
 /// with wall-size thumbnails made on first request under artwork/thumbs/<size>/.
@@ -9,6 +12,10 @@ import Synchronization
 final class ArtworkStore: Sendable {
     let folder: URL
     private let pending = Mutex<[String: ArtworkRecord]>([:])
+    /// The last pictures kept, by byte count: an album's tracks embed the same cover, and comparing bytes
+    /// costs a fraction of hashing them again.
+    private let recent = Mutex<[Int: (data: Data, record: ArtworkRecord)]>([:])
+    private static let recentLimit = 16
 
     init(folder: URL) {
         self.folder = folder
@@ -24,20 +31,50 @@ final class ArtworkStore: Sendable {
     func keep(_ picture: EmbeddedPicture, origin: String) -> ArtworkRecord? {
         guard picture.data.count <= EmbeddedPicture.maximumBytes,
               let mime = EmbeddedPicture.sniffMIMEType(picture.data) else { return nil }
+        if let seen = recent.withLock({ $0[picture.data.count] }), seen.data == picture.data {
+            pending.withLock { $0[seen.record.hash] = $0[seen.record.hash] ?? seen.record }
+            return seen.record
+        }
         var record = ArtworkRecord(hash: ContentHash.of(picture.data), mimeType: mime, bytes: picture.data.count, origin: origin)
         if let kept = pending.withLock({ $0[record.hash] }) { return kept }
         record.colors = ArtworkPalette.colors(ofImage: picture.data)
         let target = url(for: record)
-        if !FileManager.default.fileExists(atPath: target.path) {
-            do {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try picture.data.write(to: target, options: .atomic)
-            } catch {
-                return nil
-            }
-        }
+        guard RawFileName.exists(target.path) || Self.write(picture.data, to: target) else { return nil }
         pending.withLock { $0[record.hash] = record }
+        recent.withLock {
+            if $0.count >= Self.recentLimit { $0.removeAll(keepingCapacity: true) }
+            $0[picture.data.count] = (picture.data, record)
+        }
         return record
+    }
+
+    /// Writes a new picture file under a temporary name, then renames it into place: a reader never sees half a
+    /// picture. Not synced: an artwork file lost to a power cut is written again by the next import or rescan
+    /// that meets the picture (Foundation's atomic write synced each one, 385 fsyncs in a 300-album import).
+    private static func write(_ data: Data, to target: URL) -> Bool {
+        let folder = target.deletingLastPathComponent().path
+        if !RawFileName.exists(folder) {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        // Two threads may keep the same new picture at once: each writes its own temporary file.
+        let temporary = "\(target.path).\(getpid()).\(UInt32.random(in: 0 ... .max)).part"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        let written = data.withUnsafeBytes { raw -> Bool in
+            var done = 0
+            while done < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress.map { $0 + done }, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+        guard close(fd) == 0, written, rename(temporary, target.path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
     }
 
     /// Keeps a folder image (cover.jpg and the like).
@@ -77,6 +114,7 @@ final class ArtworkStore: Sendable {
 
     /// Deletes the files of artwork no longer used (and their thumbnails).
     func removeFiles(of records: [ArtworkRecord]) {
+        recent.withLock { $0.removeAll() }
         let thumbs = folder.appendingPathComponent("thumbs", isDirectory: true)
         let sizes = (try? FileManager.default.contentsOfDirectory(atPath: thumbs.path)) ?? []
         for record in records {

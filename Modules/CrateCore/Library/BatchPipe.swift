@@ -34,17 +34,32 @@ final class BatchPipe: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next batch; nil at the end. Rethrows the scanner's error once everything before it was taken.
-    func take() throws -> ScanBatch? {
+    /// What `take` found.
+    enum Taken {
+        case batch(ScanBatch)
+        /// Nothing came before the deadline.
+        case waiting
+        case end
+    }
+
+    /// The next batch, or `.waiting` when none came by `deadline` (nil: wait as long as it takes); `.end` at the
+    /// end. Rethrows the scanner's error once everything before it was taken.
+    func take(until deadline: Date? = nil) throws -> Taken {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !finished { condition.wait() }
+        while queue.isEmpty && !finished {
+            if let deadline {
+                if !condition.wait(until: deadline) && queue.isEmpty && !finished { return .waiting }
+            } else {
+                condition.wait()
+            }
+        }
         if !queue.isEmpty {
             condition.broadcast()
-            return queue.removeFirst()
+            return .batch(queue.removeFirst())
         }
         if let failure { throw failure }
-        return nil
+        return .end
     }
 
     /// Called by the importer when it stops early: the scanner's next `put` throws.

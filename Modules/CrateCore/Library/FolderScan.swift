@@ -58,7 +58,7 @@ public struct FolderScan: Sendable {
             }
         }
         var read: [Read] = []
-        for (file, result) in zip(toProbe, probeAll(toProbe)) {
+        for (file, result) in zip(toProbe, probeAll(toProbe, lyricsFiles: contents.lyricsFiles)) {
             switch result {
             case let .success(probed): read.append(probed)
             case let .failure(error): failures.append(ScanFailure(path: file.path, reason: Self.reason(error)))
@@ -85,21 +85,23 @@ public struct FolderScan: Sendable {
 
     /// Probes the files on every core: decoders are stateless and codec libraries keep no global state,
     /// so a folder's files are independent. Results come back in the files' order.
-    private func probeAll(_ files: [ListedFile]) -> [Result<Read, any Error>] {
-        guard files.count > 1 else { return files.map { f in Result { try probe(f) } } }
+    private func probeAll(_ files: [ListedFile], lyricsFiles: Set<String>?) -> [Result<Read, any Error>] {
+        guard files.count > 1 else { return files.map { f in Result { try probe(f, lyricsFiles: lyricsFiles) } } }
         let slots = Slots<Result<Read, any Error>>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            slots.set(i, Result { try probe(files[i]) })
+            slots.set(i, Result { try probe(files[i], lyricsFiles: lyricsFiles) })
         }
         return slots.values.map { $0 ?? .failure(DecodeError(path: "", reason: "not probed")) }
     }
 
-    private func probe(_ file: ListedFile) throws -> Read {
+    private func probe(_ file: ListedFile, lyricsFiles: Set<String>?) throws -> Read {
         let probed = try decoders.probe(URL(fileURLWithPath: file.path, isDirectory: false))
         // Kept now, while probing, so no batch carries picture bytes.
         let hash = probed.picture.flatMap(options.keepPicture)
         var tags = probed.tags
-        if tags.lyrics == nil { tags.lyrics = SidecarLyrics.read(for: file.path) }
+        if tags.lyrics == nil, SidecarLyrics.mayExist(for: file.path, among: lyricsFiles) {
+            tags.lyrics = SidecarLyrics.read(for: file.path)
+        }
         return Read(file: file, tags: tags, info: probed.info, artworkHash: hash)
     }
 

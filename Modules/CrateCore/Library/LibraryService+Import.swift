@@ -120,16 +120,26 @@ struct ImportRun {
             }
             walker.name = "crate-scan"
             walker.start()
+            var pending = PendingFolders()
             do {
-                while let batch = try pipe.take() {
-                    try handle(batch, mode: mode, into: &report)
-                    done += batch.fileCount
-                    let total = census.withLock { $0 }.map { max($0, done) } ?? 0
-                    progress?(ImportProgress(done: done, total: total, imported: report.imported,
-                                            duplicates: report.duplicateCount, failures: report.failureCount,
-                                            unchanged: report.unchanged, folder: batch.folder,
-                                            elapsed: Date().timeIntervalSince(started)))
+                taking: while true {
+                    switch try pipe.take(until: pending.deadline) {
+                    case .end:
+                        break taking
+                    case .waiting:
+                        try commit(&pending, into: &report)
+                    case let .batch(batch):
+                        try handle(batch, mode: mode, into: &report, pending: &pending)
+                        if pending.isFull { try commit(&pending, into: &report) }
+                        done += batch.fileCount
+                        let total = census.withLock { $0 }.map { max($0, done) } ?? 0
+                        progress?(ImportProgress(done: done, total: total, imported: report.imported,
+                                                duplicates: report.duplicateCount, failures: report.failureCount,
+                                                unchanged: report.unchanged, folder: batch.folder,
+                                                elapsed: Date().timeIntervalSince(started)))
+                    }
                 }
+                try commit(&pending, into: &report)
             } catch {
                 pipe.cancel()
                 throw error
@@ -149,16 +159,49 @@ struct ImportRun {
             """)
     }
 
-    /// Decides, for each file of one folder: update in place, duplicate, relink or new (copied or referenced);
-    /// saves the folder in one transaction; then deletes originals the user allowed to go.
-    private func handle(_ batch: ScanBatch, mode: ImportMode, into report: inout ImportReport) throws {
-        var out = ImportBatch()
+    /// Folders decided but not yet saved. Several folders go into one transaction: a transaction per folder
+    /// wrote each folder's index pages again (a 300-album import wrote 90 MB for a 5 MB database).
+    /// Saved at `maximumEntries`, `maximumAge` after the first folder, or when the scan ends.
+    struct PendingFolders {
+        static let maximumEntries = 2_000
+        static let maximumAge: TimeInterval = 0.5
+
+        var batch = ImportBatch()
+        /// Originals to delete once their copies are committed.
         var deletions: [String] = []
-        var seen: [String: String] = [:]   // partial hash -> path, within this folder
+        /// Partial hash -> path of the files decided since the last save (the database does not hold them yet).
+        var seen: [String: String] = [:]
+        var deadline: Date?
+
+        var isFull: Bool { batch.entries.count + batch.duplicates.count + batch.failures.count >= Self.maximumEntries }
+    }
+
+    /// Saves the pending folders in one transaction, then deletes the originals the user allowed to go.
+    private func commit(_ pending: inout PendingFolders, into report: inout ImportReport) throws {
+        guard pending.deadline != nil else { return }
+        var out = pending.batch
+        let deletions = pending.deletions
+        pending = PendingFolders()
+        out.artwork = service.artwork.drain()
+        try service.store.save(out)
+        service.journal.clear()
+        // Only now, with the verified copy committed, may an original go.
+        for path in deletions {
+            if RawFileName.withCPath(path, { unlink($0) }) == 0 { report.originalsDeleted += 1 } else {
+                service.logger.warning("import: \(path): copied, but the original could not be deleted: \(AudioFileCheck.describe(errno))")
+            }
+        }
+    }
+
+    /// Decides, for each file of one folder: update in place, duplicate, relink or new (copied or referenced),
+    /// into the pending folders.
+    private func handle(_ batch: ScanBatch, mode: ImportMode, into report: inout ImportReport,
+                        pending: inout PendingFolders) throws {
+        if pending.deadline == nil { pending.deadline = Date().addingTimeInterval(PendingFolders.maximumAge) }
         var folderArt: String??
         report.unchanged += batch.unchanged
         for failure in batch.failures {
-            out.failures.append(FailedFile(failure: failure, stamp: try? ManagedLibrary.stamp(failure.path)))
+            pending.batch.failures.append(FailedFile(failure: failure, stamp: try? ManagedLibrary.stamp(failure.path)))
             report.add(failure: failure)
             service.logger.warning("import: \(failure.path): \(failure.reason)")
         }
@@ -174,29 +217,21 @@ struct ImportRun {
                 hashes.append(try ContentHash.partial(track.path, size: track.size))
                 tracks.append(track)
             } catch {
-                fail(track, error, into: &out, report: &report)
+                fail(track, error, into: &pending.batch, report: &report)
             }
         }
         let lookups = try service.store.importLookups(zip(tracks, hashes).map { ($0.path, $1, $0.size) })
         for (i, track) in tracks.enumerated() {
             do {
-                if let entry = try decide(track, hash: hashes[i], lookups[i], mode: mode, seen: &seen, report: &report, out: &out) {
-                    out.entries.append(entry)
+                if let entry = try decide(track, hash: hashes[i], lookups[i], mode: mode, seen: &pending.seen,
+                                          report: &report, out: &pending.batch) {
+                    pending.batch.entries.append(entry)
                     if entry.mode == .copyThenDelete, entry.track.path != entry.originalPath {
-                        if deleteOriginals { deletions.append(entry.originalPath) } else { report.originalsKept += 1 }
+                        if deleteOriginals { pending.deletions.append(entry.originalPath) } else { report.originalsKept += 1 }
                     }
                 }
             } catch {
-                fail(track, error, into: &out, report: &report)
-            }
-        }
-        out.artwork = service.artwork.drain()
-        try service.store.save(out)
-        service.journal.clear()
-        // Only now, with the verified copy committed, may an original go.
-        for path in deletions {
-            if RawFileName.withCPath(path, { unlink($0) }) == 0 { report.originalsDeleted += 1 } else {
-                service.logger.warning("import: \(path): copied, but the original could not be deleted: \(AudioFileCheck.describe(errno))")
+                fail(track, error, into: &pending.batch, report: &report)
             }
         }
     }

@@ -11,6 +11,16 @@ enum SidecarLyrics {
     /// Larger files are no lyrics.
     static let largest = 256 * 1024
 
+    /// Whether `audioPath` may have a sidecar among `lyricsFiles` (a folder's `.lrc` files; nil: not known).
+    static func mayExist(for audioPath: String, among lyricsFiles: Set<String>?) -> Bool {
+        guard let lyricsFiles else { return true }
+        guard !lyricsFiles.isEmpty else { return false }
+        // Plain string work: the listing's paths are compared as they are, escapes of non-UTF-8 names included.
+        let name = audioPath.lastIndex(of: "/").map { audioPath.index(after: $0) } ?? audioPath.startIndex
+        let stem = audioPath[name...].lastIndex(of: ".").flatMap { $0 > name ? audioPath[..<$0] : nil } ?? audioPath[...]
+        return lyricsFiles.contains(stem + ".lrc") || lyricsFiles.contains(stem + ".LRC")
+    }
+
     /// The text of `audioPath`'s `.lrc` sidecar, UTF-8 or else Latin-1; nil when there is none.
     static func read(for audioPath: String) -> String? {
         let url = URL(fileURLWithPath: audioPath).deletingPathExtension()

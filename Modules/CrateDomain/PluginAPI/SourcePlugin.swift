@@ -45,10 +45,14 @@ public struct FolderContents: Sendable {
     /// The folder's path through a symbolic link, when it was reached by one (`folder` is its real path): a library
     /// imported before may know its files by that path.
     public var alias: String?
+    /// The paths of the folder's `.lrc` files, when the source listed them (nil: unknown, so the scanner looks for
+    /// each audio file's sidecar itself). Saves a look-up per file in the common folder without lyrics.
+    public var lyricsFiles: Set<String>?
 
     public init(folder: String, files: [ListedFile], failures: [ScanFailure], filesSeen: Int, skipped: Int,
-                folderImage: String?, isFolder: Bool, alias: String? = nil) {
+                folderImage: String?, isFolder: Bool, alias: String? = nil, lyricsFiles: Set<String>? = nil) {
         self.alias = alias
+        self.lyricsFiles = lyricsFiles
         self.folder = folder
         self.files = files
         self.failures = failures

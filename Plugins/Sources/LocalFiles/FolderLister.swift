@@ -34,7 +34,14 @@ struct FolderLister {
         }
         return FolderContents(folder: listing.path, files: files, failures: failures, filesSeen: listing.files.count,
                               skipped: listing.files.count - candidates.count - brokenLinks,
-                              folderImage: everyFile ? nil : folderImage(listing), isFolder: !everyFile, alias: listing.alias)
+                              folderImage: everyFile ? nil : folderImage(listing), isFolder: !everyFile, alias: listing.alias,
+                              lyricsFiles: everyFile ? nil : lyricsFiles(listing))
+    }
+
+    /// The folder's `.lrc` and `.LRC` files (whatever their kind: the scanner reads them and says what it finds).
+    private func lyricsFiles(_ listing: FolderListing) -> Set<String> {
+        Set(listing.files.lazy.filter { $0.name.count > 4 && ($0.name.suffix(4).elementsEqual(".lrc".utf8)
+                || $0.name.suffix(4).elementsEqual(".LRC".utf8)) }.map(\.path))
     }
 
     /// Everything short of opening the file: its name, kind, size and modification time.

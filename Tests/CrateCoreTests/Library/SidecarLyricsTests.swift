@@ -24,4 +24,22 @@ import Testing
         let found = try await runtime.search.search("darkness", groups: [.lyrics])
         #expect(found.group(.lyrics)?.lyrics?.first?.track.id == tracks[0].id)
     }
+
+    /// The folder listing names its lyrics files, so only those are looked for: an upper-case `.LRC` is found that
+    /// way, and a file imported by itself (its folder not listed) still looks for its own.
+    @Test func upperCaseSidecarsAndFilesImportedByThemselves() async throws {
+        let fixture = try LibraryFixture("crate-sidecar-lyrics-single")
+        let folder = try fixture.album("Band", "Sung", tracks: 2)
+        try Data("[00:01.00]Second verse".utf8).write(to: folder.appendingPathComponent("02.LRC"))
+        let other = try fixture.album("Band", "Alone", tracks: 1)
+        try Data("[00:01.00]On its own".utf8).write(to: other.appendingPathComponent("01.lrc"))
+        let runtime = try fixture.runtime()
+        _ = try runtime.library.importPaths([folder.path, other.appendingPathComponent("01.flac").path], mode: .reference)
+        let albums = try runtime.collection.albums()
+        let sung = try runtime.collection.tracks(albumID: try #require(albums.first { $0.title == "Sung" }).id)
+        #expect(try await runtime.lyrics.lyrics(for: sung[0]) == nil)
+        #expect(try await runtime.lyrics.lyrics(for: sung[1])?.text == "[00:01.00]Second verse")
+        let alone = try runtime.collection.tracks(albumID: try #require(albums.first { $0.title == "Alone" }).id)
+        #expect(try await runtime.lyrics.lyrics(for: alone[0])?.text == "[00:01.00]On its own")
+    }
 }
