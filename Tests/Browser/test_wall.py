@@ -321,3 +321,24 @@ def test_library_views_sort_artists_playlists_favorites_and_dislikes(page, daemo
     page.get_by_role("link", name="Dislikes").click()
     page.wait_for_selector("#page-view h1:has-text('Dislikes')")
     no_problems(page)
+
+
+def test_the_first_screen_does_not_wait_for_what_it_could_fetch_at_once(page, daemon):
+    """Issue 30: every module the page runs is announced in index.html (fetched at once, not level by level as the
+    imports are read), and the first screen's covers load eagerly (lazy ones wait for layout)."""
+    open_wall(page, daemon)
+    preloaded = set(page.eval_on_selector_all("link[rel=modulepreload]", "ls => ls.map(l => new URL(l.href).pathname)"))
+    loaded = set(page.evaluate("""() => performance.getEntriesByType('resource').map(r => new URL(r.name).pathname)
+        .filter(p => p.startsWith('/web/js/') && p !== '/web/js/main.js')"""))
+    assert loaded and loaded <= preloaded, f"modules not preloaded: {sorted(loaded - preloaded)}"
+    # The first page (FeedService.pageSize albums, the wall's first answer) loads eagerly; later pages lazily.
+    first_page = 40
+
+    def scrolled_past_the_first_page():
+        page.mouse.wheel(0, 4000)
+        return len(tile_ids(page)) > first_page
+    wait_until("the next page of the wall", scrolled_past_the_first_page, seconds=15)
+    modes = page.eval_on_selector_all("#wall li img", "imgs => imgs.map(i => i.loading)")
+    assert all(mode == "eager" for mode in modes[:first_page]), modes[:first_page]
+    assert modes[first_page:] and all(mode == "lazy" for mode in modes[first_page:]), modes[first_page:]
+    no_problems(page)

@@ -50,7 +50,7 @@ public struct FeedPage: Sendable, Codable {
     public var explanation: String?
     /// How many pages the feed has (1, then one more per `more`).
     public var pages: Int
-    /// How many of `entries` the newest page added (they are the last ones).
+    /// How many of `entries` the newest page added (they are the last ones; an answer to "more" holds only them).
     public var newest: Int
     public var generatedAt: Date
 

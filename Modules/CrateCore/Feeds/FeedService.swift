@@ -121,7 +121,8 @@ public actor FeedService {
         return page(of: wall, artworkSize: artworkSize)
     }
 
-    /// One more page of the wall, without repeats (infinite scroll).
+    /// One more page of the wall, without repeats (infinite scroll). The answer holds that page's albums only, so
+    /// its size stays the same however far the wall has been scrolled.
     public func moreWall(excluding: Set<String> = [], artworkSize: Int = 300) async throws -> FeedPage {
         guard let composer = wall?.composer else { throw FeedError.noWallYet }
         let result = await composer.fetchMore(excluding: excluding)
@@ -130,7 +131,7 @@ public actor FeedService {
             absorb(result, into: &state)
             wall = state
         }
-        return page(of: wall, artworkSize: artworkSize)
+        return page(of: wall, artworkSize: artworkSize, only: result)
     }
 
     // MARK: - Genre feeds
@@ -145,6 +146,7 @@ public actor FeedService {
                 absorb(result, into: &state)
                 genreFeed = state
             }
+            return page(of: genreFeed, artworkSize: artworkSize, only: result)
         } else if more {
             throw FeedError.noGenreFeed
         } else {
@@ -200,7 +202,8 @@ public actor FeedService {
         return (FeedSignals.make(ids, local: local, catalog: feedCatalog, profile: profile), excluded)
     }
 
-    private func page(of state: FeedState?, artworkSize: Int) -> FeedPage {
+    /// The feed as a page: every album so far, or with `only` just that newest page's albums.
+    private func page(of state: FeedState?, artworkSize: Int, only newest: WallResult? = nil) -> FeedPage {
         guard let state else {
             return FeedPage(dial: dial().rawValue, genre: nil, subcategories: [], entries: [], contributions: [], failures: [],
                             explanation: "No feed yet.", pages: 0, newest: 0, generatedAt: Date())
@@ -210,11 +213,11 @@ public actor FeedService {
         }
         return FeedPage(
             dial: state.dial.rawValue, genre: state.genre?.superGenre.name, subcategories: state.genre?.subcategories.map(\.name) ?? [],
-            entries: state.entries.map { FeedEntry($0, artworkSize: artworkSize) },
+            entries: (newest?.entries ?? state.entries).map { FeedEntry($0, artworkSize: artworkSize) },
             contributions: contributions,
             failures: state.last.failures.map { FeedPage.Failure(signal: $0.signal.rawValue, source: $0.source, message: $0.message) },
             explanation: explain(state),
-            pages: state.pages, newest: state.last.entries.count, generatedAt: state.generatedAt)
+            pages: state.pages, newest: (newest ?? state.last).entries.count, generatedAt: state.generatedAt)
     }
 
     /// Why a feed is short; for an empty one also why the catalog gave nothing (its signals are not even tried

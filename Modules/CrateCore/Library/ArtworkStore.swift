@@ -71,7 +71,9 @@ final class ArtworkStore: Sendable {
             return true
         }
         guard close(fd) == 0, written, rename(temporary, target.path) == 0 else {
+            let code = errno
             unlink(temporary)
+            errno = code   // the caller's message names why the write failed, not the clean-up
             return false
         }
         return true
@@ -96,18 +98,15 @@ final class ArtworkStore: Sendable {
     func thumbnail(_ record: ArtworkRecord, size: Int) throws -> URL {
         let target = folder.appendingPathComponent("thumbs/\(size)", isDirectory: true)
             .appendingPathComponent("\(record.hash).jpg")
-        if FileManager.default.fileExists(atPath: target.path) { return target }
+        if RawFileName.exists(target.path) { return target }
         let source = url(for: record)
         let data: Data
         do { data = try Data(contentsOf: source) } catch {
             throw LibraryError.io(path: source.path, action: "read the artwork", reason: ErrorText.describe(error))
         }
         let thumb = try Thumbnailer.thumbnail(of: data, size: size)
-        do {
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try thumb.write(to: target, options: .atomic)
-        } catch {
-            throw LibraryError.io(path: target.path, action: "write the thumbnail", reason: ErrorText.describe(error))
+        guard Self.write(thumb, to: target) else {
+            throw LibraryError.io(path: target.path, action: "write the thumbnail", reason: AudioFileCheck.describe(errno))
         }
         return target
     }

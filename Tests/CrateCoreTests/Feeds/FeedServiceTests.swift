@@ -43,9 +43,15 @@ import CrateStorage
         #expect(await feeds.wall().entries.map(\.id) == first.entries.map(\.id))     // kept, not recomposed
         let more = try await feeds.moreWall()
         #expect(more.pages == 2 && more.newest > 0)
+        // An answer to "more" holds that page only: its size does not grow with the scrolling.
+        #expect(more.entries.count == more.newest)
         #expect(Set(more.entries.map(\.id)).count == more.entries.count)
+        #expect(Set(more.entries.map(\.id)).isDisjoint(with: first.entries.map(\.id)))
         let again = try await feeds.moreWall()
-        #expect(Set(again.entries.map(\.id)).count == again.entries.count)
+        #expect(again.pages == 3 && again.entries.count == again.newest)
+        #expect(Set(again.entries.map(\.id)).isDisjoint(with: first.entries.map(\.id) + more.entries.map(\.id)))
+        // The wall itself still holds every page.
+        #expect(await feeds.wall().entries.count == first.entries.count + more.newest + again.newest)
     }
 
     @Test func theDialShiftsTheWall() async throws {

@@ -125,12 +125,14 @@ export class Wall {
     let added = 0;
     const fragment = document.createDocumentFragment();
     // The first covers of a fresh grid come in staggered, as the old ones left.
-    const delays = this.list.children.length === 0 ? staggerDelays(Math.min(entries.length, motion.staggered)) : [];
+    const fresh = this.list.children.length === 0;
+    const delays = fresh ? staggerDelays(Math.min(entries.length, motion.staggered)) : [];
     for (const entry of entries) {
       const id = String(entry.id);
       if (this.seen.has(id)) continue;
       this.seen.add(id);
-      const item = tile(entry);
+      // The first screen's covers load at once; later ones as they near the viewport.
+      const item = tile(entry, fresh);
       if (delays[added] !== undefined) item.style.setProperty("--delay", `${delays[added]}ms`);
       fragment.append(item);
       added++;
@@ -171,7 +173,7 @@ export class Wall {
   }
 }
 
-function tile(entry) {
+function tile(entry, eager = false) {
   const item = document.createElement("li");
   item.className = "tile entering";
   item.dataset.album = String(entry.id);
@@ -186,7 +188,7 @@ function tile(entry) {
     img.alt = "";
     img.width = size;
     img.height = size;
-    img.loading = "lazy";
+    img.loading = eager ? "eager" : "lazy";
     img.decoding = "async";
     link.append(img);
   } else {
