@@ -32,15 +32,16 @@ struct MPDServer: Sendable {
     /// Serves until the task is cancelled.
     func serve(_ listener: Listener) async {
         let open = ConnectionCount()
+        let hub = MPDIdleHub()
         // The playlist version changes with every queue change, whoever made it; the database is read again after
-        // the library changed.
-        let versions = Task { [events, commands] in
-            for await event in events.subscribe() {
+        // the library changed. Both before any client hears of the change.
+        let changes = Task { [events, commands] in
+            await hub.run(events) { event, subsystems in
                 if case .queue = event { commands.playlistVersion.bump() }
-                if MPDSession.subsystems(of: event).contains("database") { commands.database.invalidate() }
+                if subsystems.contains("database") { commands.database.invalidate() }
             }
         }
-        defer { versions.cancel() }
+        defer { changes.cancel() }
         do {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { inbound in
@@ -52,7 +53,7 @@ struct MPDServer: Sendable {
                         }
                         group.addTask {
                             defer { open.leave() }
-                            await handle(connection)
+                            await handle(connection, hub: hub)
                         }
                     }
                 }
@@ -62,23 +63,19 @@ struct MPDServer: Sendable {
         }
     }
 
-    private func handle(_ connection: NIOAsyncChannel<String, ByteBuffer>) async {
+    private func handle(_ connection: NIOAsyncChannel<String, ByteBuffer>, hub: MPDIdleHub) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
                 let (inputs, feed) = AsyncStream.makeStream(of: MPDInput.self)
-                let subscription = events.subscribe()
+                let registration = hub.add(feed)
                 let reader = Task {
                     do { for try await line in inbound { feed.yield(.line(line)) } } catch {}
                     feed.yield(.end)
                 }
-                let watcher = Task {
-                    for await event in subscription {
-                        for subsystem in MPDSession.subsystems(of: event) { feed.yield(.changed(subsystem)) }
-                    }
-                }
                 defer {
                     reader.cancel()
-                    watcher.cancel()
+                    hub.remove(registration)
+                    feed.finish()
                 }
                 var session = MPDSession(commands: commands, settings: settings)
                 try await outbound.write(ByteBuffer(string: "OK MPD \(MPDSession.protocolVersion)\n"))
