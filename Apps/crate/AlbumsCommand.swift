@@ -3,7 +3,7 @@ import CrateCore
 import CrateDomain
 
 struct Albums: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the albums in the library.",
+    static let configuration = CommandConfiguration(commandName: "albums", abstract: "List the albums in the library.",
                                                     discussion: "Disliked albums are left out unless --disliked is given.")
 
     @OptionGroup var options: GlobalOptions
@@ -25,6 +25,7 @@ struct Albums: AsyncParsableCommand {
 
 struct Tracks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tracks",
         abstract: "List an album's tracks in album order; without an album, the library's tracks, sorted.")
 
     @OptionGroup var options: GlobalOptions
@@ -60,6 +61,7 @@ struct Tracks: AsyncParsableCommand {
 
 struct Artists: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "artists",
         abstract: "List album artists (sorted ignoring 'The'/'A', by sort tags when present); with ARTIST, their albums.")
 
     @OptionGroup var options: GlobalOptions

@@ -5,6 +5,7 @@ import Foundation
 
 struct Catalog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "catalog",
         abstract: "The Apple Music catalog: genres, charts, search, albums, your signals, ratings.",
         discussion: "Needs sources.applecatalog.team_id, key_id and key_path (or developer_token); the /me commands, "
             + "ratings and library-add also need a Music-User-Token (CRATE_SOURCES_APPLECATALOG_USER_TOKEN or sources.applecatalog.user_token_file).",

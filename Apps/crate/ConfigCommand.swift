@@ -6,6 +6,7 @@ import CrateDomain
 
 struct Config: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "config",
         abstract: "Show every setting with its value and where it comes from (default, file, env or database).")
 
     @OptionGroup var options: GlobalOptions

@@ -24,6 +24,7 @@ func resolveItem(_ kind: FavoriteKind, _ text: String, _ store: MusicCollection)
 
 struct Fav: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fav",
         abstract: "Mark a track, album, artist or playlist as a favorite; without arguments, list the favorites.",
         discussion: "A favorite album is a liked album: liking clears a dislike.")
 
@@ -58,6 +59,7 @@ struct Fav: AsyncParsableCommand {
 
 struct Dislike: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dislike",
         abstract: "Dislike an album (it leaves album lists and feeds); without arguments, list disliked albums.",
         discussion: """
             ALBUM is a library album's id or name, or applemusic:ID; an Apple Music album also gets the dislike rating \

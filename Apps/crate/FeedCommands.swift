@@ -7,6 +7,7 @@ import CrateClient
 
 struct Wall: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "wall",
         abstract: "Show the Crate Wall: albums from your history, recommendations, charts, new releases and wild cards.",
         discussion: """
             With crated running, the wall is the daemon's (kept until the dial changes or --regenerate) and --more \
@@ -62,6 +63,7 @@ struct FeedOptions: ParsableArguments {
 
 struct Dial: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dial",
         abstract: "Show or set the Crate Dial: how personal (My Crate) or how random (Mystery Crate) the feeds are.",
         discussion: "A change is kept; a running crated regenerates its wall once the dial has been still for a second.")
 
@@ -79,6 +81,7 @@ struct Dial: AsyncParsableCommand {
 
 struct Like: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "like",
         abstract: "Like an album: a favorite here, and for Apple Music albums also added to your library, loved and starred.",
         discussion: """
             ALBUM is a library album's id or name, or applemusic:ID from `crate wall` or `crate genre`. Liking clears a \
@@ -114,10 +117,12 @@ enum OpinionCommand {
 
 struct Feed: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "feed",
         abstract: "Check the feeds.", subcommands: [Diagnose.self])
 
     struct Diagnose: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diagnose",
             abstract: "Check likes and dislikes, the dial's weight tables and every signal; list unmapped genre tags.",
             discussion: "Each signal is asked for a few albums (catalog signals make their requests). Exits 1 when a check fails.")
 

@@ -54,6 +54,7 @@ struct ImportOutput: ParsableArguments {
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Add folders or files to the library (recursively; hidden files are skipped).",
         discussion: """
             Modes: copy (default) copies files into Crate's library folder; reference uses them where they are \
@@ -86,7 +87,7 @@ struct ImportFiles: AsyncParsableCommand {
 }
 
 struct Failures: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the files that could not be imported; retry or clear them.")
+    static let configuration = CommandConfiguration(commandName: "failures", abstract: "List the files that could not be imported; retry or clear them.")
 
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Import the failed files again.") var retry = false
@@ -111,6 +112,7 @@ struct Failures: AsyncParsableCommand {
 
 struct Rescan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rescan",
         abstract: "Rescan the import folder and the folders imported by reference; flag missing files.",
         discussion: "Files whose size and modification time are unchanged are not opened.")
 

@@ -7,6 +7,7 @@ import CrateClient
 
 struct Library: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "library",
         abstract: "Library maintenance: status and diagnostics, orphaned files, database repair, artwork repair.",
         subcommands: [LibraryStatus.self, Cleanup.self, Repair.self, ArtworkRepair.self], defaultSubcommand: LibraryStatus.self)
 }
@@ -57,7 +58,7 @@ struct LibraryStatus: AsyncParsableCommand {
 }
 
 struct Cleanup: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete files in Crate's library folder that no track refers to.")
+    static let configuration = CommandConfiguration(commandName: "cleanup", abstract: "Delete files in Crate's library folder that no track refers to.")
 
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Only list them.") var dryRun = false
@@ -73,7 +74,7 @@ struct Cleanup: AsyncParsableCommand {
 }
 
 struct Repair: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove database rows that point at nothing (queue, history, positions, overrides, artwork).")
+    static let configuration = CommandConfiguration(commandName: "repair", abstract: "Remove database rows that point at nothing (queue, history, positions, overrides, artwork).")
 
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Print JSON.") var json = false

@@ -8,6 +8,7 @@ import Foundation
 /// `mpc enable`, `mpc disable`).
 struct Outputs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "outputs",
         abstract: "List the daemon's outputs, or switch one on or off while playing.",
         subcommands: [OutputList.self, OutputEnable.self, OutputDisable.self, OutputToggle.self], defaultSubcommand: OutputList.self)
 }

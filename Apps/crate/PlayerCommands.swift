@@ -65,7 +65,7 @@ func describe(_ l: LoudnessDecision) -> String {
 }
 
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show what the daemon is playing.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what the daemon is playing.")
     @OptionGroup var options: DaemonOptions
     func run() async throws {
         try options.show(try await options.client().send("GET", "player", as: PlayerStatus.self))
@@ -74,6 +74,7 @@ struct Status: AsyncParsableCommand {
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Start or resume playback; with POSITION, play that queue entry.")
     @OptionGroup var options: DaemonOptions
     @Argument(help: "Queue position (1 = first).") var position: Int?
@@ -93,31 +94,32 @@ extension TransportCommand {
 }
 
 struct Pause: TransportCommand {
-    static let configuration = CommandConfiguration(abstract: "Pause.")
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause.")
     static let endpoint = "player/pause"
     @OptionGroup var options: DaemonOptions
 }
 
 struct Toggle: TransportCommand {
-    static let configuration = CommandConfiguration(abstract: "Pause if playing, else play.")
+    static let configuration = CommandConfiguration(commandName: "toggle", abstract: "Pause if playing, else play.")
     static let endpoint = "player/toggle"
     @OptionGroup var options: DaemonOptions
 }
 
 struct Stop: TransportCommand {
-    static let configuration = CommandConfiguration(abstract: "Stop playback.")
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop playback.")
     static let endpoint = "player/stop"
     @OptionGroup var options: DaemonOptions
 }
 
 struct Next: TransportCommand {
-    static let configuration = CommandConfiguration(abstract: "Play the next queue entry.")
+    static let configuration = CommandConfiguration(commandName: "next", abstract: "Play the next queue entry.")
     static let endpoint = "player/next"
     @OptionGroup var options: DaemonOptions
 }
 
 struct Prev: TransportCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prev",
         abstract: "Back to the start of the track, or (within its first 4 seconds) the previous entry.")
     static let endpoint = "player/previous"
     @OptionGroup var options: DaemonOptions
@@ -125,6 +127,7 @@ struct Prev: TransportCommand {
 
 struct Seek: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "seek",
         abstract: "Seek in the current track: 90, 1:30 (absolute), +10 or -10 (relative seconds).")
     @OptionGroup var options: DaemonOptions
     // `allUnrecognized`: a plain argument would make the parser read "-10" as an unknown option.
@@ -154,7 +157,7 @@ struct Seek: AsyncParsableCommand {
 }
 
 struct Volume: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show or set the volume: 50, +5, -5.")
+    static let configuration = CommandConfiguration(commandName: "volume", abstract: "Show or set the volume: 50, +5, -5.")
     @OptionGroup var options: DaemonOptions
     // `allUnrecognized`, as for seek: "-5" is a change, not an option.
     @Argument(parsing: .allUnrecognized, help: "0–100, or a change like +5 / -5.") var values: [String] = []
@@ -171,7 +174,7 @@ struct Volume: AsyncParsableCommand {
 }
 
 struct Repeat: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Repeat off, all (the queue) or one (the track).")
+    static let configuration = CommandConfiguration(commandName: "repeat", abstract: "Repeat off, all (the queue) or one (the track).")
     @OptionGroup var options: DaemonOptions
     @Argument(help: "off, all or one.") var mode: RepeatMode
     func run() async throws {
@@ -188,6 +191,7 @@ enum Switch: String, ExpressibleByArgument {
 
 struct Shuffle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "shuffle",
         abstract: "Shuffle on or off (an album started with play-album keeps its order).")
     @OptionGroup var options: DaemonOptions
     @Argument(help: "on or off.") var state: Switch
@@ -233,7 +237,7 @@ struct PlayAlbum: AsyncParsableCommand {
 }
 
 struct Watch: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the daemon's events as they happen (Ctrl-C ends).")
+    static let configuration = CommandConfiguration(commandName: "watch", abstract: "Print the daemon's events as they happen (Ctrl-C ends).")
     @OptionGroup var options: DaemonOptions
     func run() async throws {
         let json = options.json

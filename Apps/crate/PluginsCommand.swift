@@ -4,7 +4,7 @@ import CrateCore
 import CrateDomain
 
 struct Plugins: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every source, decoder and output plugin with its status.")
+    static let configuration = CommandConfiguration(commandName: "plugins", abstract: "List every source, decoder and output plugin with its status.")
 
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Print JSON.") var json = false

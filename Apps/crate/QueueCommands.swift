@@ -7,6 +7,7 @@ import CrateClient
 
 struct Queue: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "queue",
         abstract: "Show and edit the play queue.",
         subcommands: [List.self, Add.self, Insert.self, Move.self, Remove.self, Clear.self],
         defaultSubcommand: List.self)
@@ -45,7 +46,7 @@ struct Queue: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the queue (▶ marks the current entry).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the queue (▶ marks the current entry).")
         @OptionGroup var options: DaemonOptions
         @Option(help: "First position to show (1-based).") var from: Int = 1
         @Option(help: "How many entries.") var limit: Int = 200
@@ -66,7 +67,7 @@ struct Queue: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add to the end of the queue, or after the current entry with --next.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add to the end of the queue, or after the current entry with --next.")
         @OptionGroup var options: DaemonOptions
         @OptionGroup var what: What
         @Flag(help: "Play next: insert after the current entry.") var next = false
@@ -76,7 +77,7 @@ struct Queue: AsyncParsableCommand {
     }
 
     struct Insert: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Insert so the first added entry lands at POSITION.")
+        static let configuration = CommandConfiguration(commandName: "insert", abstract: "Insert so the first added entry lands at POSITION.")
         @OptionGroup var options: DaemonOptions
         @Argument(help: "Queue position (1-based).") var position: Int
         @OptionGroup var what: What
@@ -86,7 +87,7 @@ struct Queue: AsyncParsableCommand {
     }
 
     struct Move: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the entry at FROM to TO.")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move the entry at FROM to TO.")
         @OptionGroup var options: DaemonOptions
         @Argument var from: Int
         @Argument var to: Int
@@ -96,7 +97,7 @@ struct Queue: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove the entry at POSITION.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove the entry at POSITION.")
         @OptionGroup var options: DaemonOptions
         @Argument var position: Int
         func run() async throws {
@@ -105,14 +106,14 @@ struct Queue: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Empty the queue (stops playback).")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty the queue (stops playback).")
         @OptionGroup var options: DaemonOptions
         func run() async throws { try options.show(try await options.client().command("queue", method: "DELETE")) }
     }
 }
 
 struct History: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Recently finished tracks, newest first (at most 100).")
+    static let configuration = CommandConfiguration(commandName: "history", abstract: "Recently finished tracks, newest first (at most 100).")
     @OptionGroup var options: DaemonOptions
     @Option(help: "Play history entry N in place of the current track (the rest of the queue stays).") var play: Int?
     func run() async throws {

@@ -5,6 +5,7 @@ import FoundationEssentials
 
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Search the library: artists, albums, tracks, playlists, lyrics and stations.",
         discussion: """
             Every word matches by prefix ("jud bea" finds Hey Jude by The Beatles); accents and punctuation are \

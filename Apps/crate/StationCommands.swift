@@ -7,6 +7,7 @@ import Foundation
 
 struct Stations: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stations",
         abstract: "Saved internet radio stations: list, add, remove, play.",
         discussion: "STATION is an id or a name. Stations can also be favorited (`crate fav track ID`), queued and put in playlists by their track id.",
         subcommands: [StationList.self, StationAdd.self, StationRemove.self, StationPlay.self], defaultSubcommand: StationList.self)

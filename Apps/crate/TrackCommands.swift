@@ -7,6 +7,7 @@ import CrateClient
 
 struct Edit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Correct a track's metadata (files Crate copied only).",
         discussion: """
             Edits are kept in the library, never written to the file. Lists, search and playback show them; \
@@ -41,6 +42,7 @@ struct Edit: AsyncParsableCommand {
 
 struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "delete",
         abstract: "Remove tracks from the library.",
         discussion: "Files Crate copied into its library are deleted with them; files imported by reference are left on disk.")
 
@@ -56,6 +58,7 @@ struct Delete: AsyncParsableCommand {
 
 struct Missing: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "missing",
         abstract: "Tracks whose file is gone or unreadable; relink or delete them.",
         subcommands: [MissingList.self, Relink.self, MissingDelete.self], defaultSubcommand: MissingList.self)
 }
@@ -82,7 +85,7 @@ struct MissingList: AsyncParsableCommand {
 }
 
 struct Relink: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Point a track at its file's new place.")
+    static let configuration = CommandConfiguration(commandName: "relink", abstract: "Point a track at its file's new place.")
 
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Track id.") var track: Int64

@@ -8,6 +8,7 @@ import Foundation
 /// are read from standard input only, never from the command line (where `ps` and shell history would keep them).
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "users",
         abstract: "Accounts for Subsonic apps: list, add, remove, passwd, apikey.",
         discussion: """
             The owner (the first account, or the one added with --owner) is whose favorites, plays and playlists are \

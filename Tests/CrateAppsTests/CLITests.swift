@@ -190,3 +190,32 @@ extension AppHarness {
         return p.terminationStatus == 0
     }
 }
+
+/// Every command of both programs names itself in its `CommandConfiguration`: ArgumentParser otherwise derives the
+/// name with `String(describing:)`, and the protocol-conformance scans that costs took a third of each `crate`
+/// start (Apps/crate/CrateCommand.swift). Read from the sources, since a missing name changes no behaviour.
+@Suite struct CommandNameTests {
+    @Test func everyCommandNamesItself() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var unnamed: [String] = []
+        var seen = 0
+        for app in ["Apps/crate", "Apps/crated"] {
+            let folder = root.appendingPathComponent(app)
+            let walker = FileManager.default.enumerator(atPath: folder.path)
+            while let name = walker?.nextObject() as? String {
+                guard name.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                let declaration = try Regex(#"struct (\w+)\s*:[^{]*(ParsableCommand|TransportCommand)[^{]*\{"#)
+                for match in text.matches(of: declaration) {
+                    seen += 1
+                    // The type's own configuration comes before any nested type.
+                    var body = text[match.range.upperBound...]
+                    if let nested = body.firstMatch(of: try Regex(#"\bstruct \w+"#)) { body = body[..<nested.range.lowerBound] }
+                    if !body.contains("commandName:") { unnamed.append("\(app)/\(name): \(match.output[1].substring ?? "")") }
+                }
+            }
+        }
+        #expect(seen > 50, "found only \(seen) commands: did the sources move?")
+        #expect(unnamed.isEmpty, "commands without commandName: \(unnamed)")
+    }
+}
