@@ -66,9 +66,8 @@ public struct CrateRuntime: Sendable {
         library = LibraryService(settings: settings, store: store, sources: sources, decoders: decoders, logger: logger,
                                  events: events)
         accounts = AccountService(store: store, dataDirectory: settings.dataDirectory, logger: logger)
-        for p in decoders.plugins {
-            if case .unavailable(let reason) = p.status { logger.warning("decoder \(p.name) unavailable: \(reason)") }
-        }
+        // Decoders are not asked for their status here: asking loads their libraries (FFmpeg's: 10-25 ms and memory
+        // on every start, issue 30). A file only an unavailable decoder reads fails with why; `crate plugins` lists all.
         for p in sources.plugins {
             guard case .unavailable(let reason) = p.status else { continue }
             // A catalog nobody set up is normal, not worth a warning on every command; `crate plugins` says why.

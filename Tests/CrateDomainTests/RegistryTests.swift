@@ -103,6 +103,17 @@ private struct FakeOutput: OutputPlugin {
         #expect(registry.descriptors.first { $0.name == "broken" }?.reason == "libFLAC missing")
     }
 
+    /// A file only an unavailable decoder claims is still listed by a scan (its suffix is claimed) and fails with
+    /// why that decoder cannot run, instead of passing for a file that is not music.
+    @Test func aFileOnlyAnUnavailableDecoderClaimsFailsSayingWhy() throws {
+        let registry = try DecoderRegistry([FakeDecoder(name: "mpg123", suffixes: ["mp3"]),
+                                            FakeDecoder(name: "ffmpeg", suffixes: ["m4a"], status: .unavailable(reason: "libavformat.so.59 missing"))])
+        #expect(registry.suffixes.contains("m4a"))
+        #expect(throws: DecodeError(path: "/x.m4a", reason: "the ffmpeg decoder, which reads '.m4a' files, is unavailable: libavformat.so.59 missing")) {
+            try registry.probe(URL(fileURLWithPath: "/x.m4a"))
+        }
+    }
+
     @Test func disabledDecodersAreLeftOut() throws {
         let registry = try DecoderRegistry(plugins, disabled: ["mpg123"])
         #expect(registry.candidates(forSuffix: "mp3").map(\.name) == ["ffmpeg"])
@@ -140,6 +151,9 @@ private struct FakeOutput: OutputPlugin {
         let asked = StatusLog()
         let registry = try DecoderRegistry([CountingDecoder(name: "flac", suffixes: ["flac"], magic: "fLaC", log: asked),
                                             CountingDecoder(name: "ffmpeg", suffixes: ["m4a"], magic: "ftyp", log: asked)])
+        // What a scan lists files by: every claimed suffix, nobody's status asked.
+        #expect(registry.suffixes == ["flac", "m4a"])
+        #expect(asked.names.isEmpty)
         #expect(registry.candidates(forSuffix: "flac").map(\.name) == ["flac"])
         #expect(asked.names == ["flac"])
         let dir = try Fixture.temporaryDirectory("registry-status")

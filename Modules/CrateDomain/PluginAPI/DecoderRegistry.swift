@@ -37,9 +37,12 @@ public struct DecoderRegistry: Sendable {
         return plugins.filter { $0.mimeTypes.contains(m) && $0.status.isAvailable }
     }
 
-    /// Every suffix some available decoder opens.
+    /// Every suffix an enabled decoder claims, without asking whether it is available: asking may load its
+    /// libraries (FFmpeg's took 10-25 ms of every import and rescan, and memory in the daemon, whether or not the
+    /// library had a single such file). A file is a candidate by its name; whether some decoder can read it is
+    /// asked when it is probed, and a suffix no available decoder opens is a failure that says so.
     public var suffixes: Set<String> {
-        Set(plugins.filter(\.status.isAvailable).flatMap(\.suffixes))
+        Set(plugins.flatMap(\.suffixes))
     }
 
     public func probe(_ url: URL) throws -> ProbedFile {
@@ -79,7 +82,13 @@ public struct DecoderRegistry: Sendable {
     private func firstSuccess<T>(_ url: URL, _ body: (any DecoderPlugin) throws -> T) throws -> T {
         let suffix = url.pathExtension
         let candidates = candidates(forSuffix: suffix)
-        guard !candidates.isEmpty else { throw RegistryError.noDecoder(path: url.path, suffix: suffix) }
+        guard !candidates.isEmpty else {
+            // Claimed, but its decoder cannot run here (FFmpeg's libraries missing): say why.
+            if let claimant = plugins.first(where: { $0.suffixes.contains(suffix.lowercased()) }), let reason = claimant.status.reason {
+                throw DecodeError(url: url, reason: "the \(claimant.name) decoder, which reads '.\(suffix)' files, is unavailable: \(reason)")
+            }
+            throw RegistryError.noDecoder(path: url.path, suffix: suffix)
+        }
         var firstError: (any Error)?
         for decoder in candidates {
             do { return try body(decoder) } catch { firstError = firstError ?? error }
