@@ -49,9 +49,14 @@ struct Crated: AsyncParsableCommand {
         }
         let logger = runtime.logger
         logger.info("crated \(CrateVersion.string): config \(runtime.settings.configFile?.path ?? "(none, defaults)"), data \(runtime.settings.dataDirectory.path)")
-        for p in runtime.pluginDescriptors() {
+        for p in runtime.sources.descriptors + runtime.outputs.descriptors {
             logger.info("plugin \(p.kind.rawValue) \(p.name): \(p.available ? "live" : "unavailable (\(p.reason ?? "unknown"))")")
         }
+        // Decoders and encoders are named, not asked: asking loads their libraries (FFmpeg's four and their
+        // dependencies, ~15 MiB of the daemon's memory), which only a file that needs them should pay for.
+        // `crate plugins` and GET /api/v1/plugins ask.
+        for name in runtime.decoders.plugins.map(\.name) { logger.info("plugin decoder \(name): registered (checked when a file needs it)") }
+        for name in runtime.encoders.plugins.map(\.name) { logger.info("plugin encoder \(name): registered (checked when a transcode needs it)") }
         do {
             try await CrateDaemon(runtime: runtime, frontEnds: frontEnds).run()
         } catch let error as DaemonError {

@@ -65,7 +65,7 @@ extension AppSuites {
             #expect(daemon.terminationStatus == 0)
             let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
             #expect(text.contains("plugin output pulse: unavailable"))
-            #expect(text.contains("plugin decoder flac: live"))
+            #expect(text.contains("plugin decoder flac: registered"))
             #expect(text.contains("crated stopped"))
         }
 
