@@ -11,7 +11,7 @@ RELEASE_BIN = .build/release
 CRATE = $(RELEASE_BIN)/crate
 CRATED = $(RELEASE_BIN)/crated
 
-.PHONY: run test build deps test-deps demo clean install install-build install-files uninstall bench
+.PHONY: run test build deps test-deps test-packages demo clean install install-build install-files uninstall bench
 
 deps:
 	@scripts/install-deps.sh run
@@ -43,17 +43,19 @@ run: build
 	  exec $(CRATED); \
 	fi
 
-# Swift tests first, then the real-browser tests (Debian's chromium through Playwright) against the same build, then
-# 20 seconds of libFuzzer per hand-written parser (its own build in .build-fuzz/; a finding fails; Fuzz/README.md).
-# Each test stage has a temporary folder of its own, removed when it ends (scripts/with-scratch-tmp.sh).
-test: test-deps
+# The debug build with its tests (beside it the fuzz targets' own build in .build-fuzz/ and the Python venv), then at
+# once: the Swift tests; the real-browser tests (Debian's chromium through Playwright), then the integration tests,
+# against the same build; 20 seconds of libFuzzer per hand-written parser (a finding fails; Fuzz/README.md).
+# scripts/test.sh runs them: each phase's output goes to .build/test-logs/ and is printed whole when it ends, a table
+# of phases and times closes the run, and any phase failing fails make test. Each test phase has a temporary folder
+# of its own, removed when it ends (scripts/with-scratch-tmp.sh).
+test: test-packages
 	scripts/check-boundaries.sh
-	$(SWIFT) build --build-tests
-	scripts/with-scratch-tmp.sh $(SWIFT) test --skip-build
-	scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
-	# A run of its own: each folder has its own conftest.py, and Python knows one module named conftest per run.
-	scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider Tests/Integration
-	scripts/fuzz.sh 20
+	@SWIFT="$(SWIFT)" scripts/test.sh
+
+# The Debian packages only: scripts/test.sh makes the venv beside the build.
+test-packages:
+	@scripts/install-deps.sh test
 
 # Issue 30's goal table in one run (Benchmarks/compare.sh): Crate next to MPD, `find` and Chromium on the same corpora,
 # written into Benchmarks/README.md. Uses the release binaries as they are (builds only a missing one). A full run is

@@ -3,6 +3,7 @@
 #
 #   scripts/fuzz.sh [seconds] [target...]     default: 300 seconds for every target, one after the other
 #   scripts/fuzz.sh 20                        the smoke run `make test` does
+#   scripts/fuzz.sh --build [target...]       only build (make test builds them beside Crate's own build)
 #   scripts/fuzz.sh --list                    the targets
 #
 # Each target is built into .build-fuzz/bin/ with a direct swiftc call (never SwiftPM's .build): the parser's own
@@ -50,11 +51,13 @@ if [[ "${1:-}" == "--list" ]]; then
   exit 0
 fi
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 
 seconds=300
+build_only=0
+if [[ "${1:-}" == "--build" ]]; then build_only=1; shift; fi
 if [[ $# -gt 0 && "$1" =~ ^[0-9]+$ ]]; then seconds="$1"; shift; fi
 selected=("$@")
 if [[ ${#selected[@]} -eq 0 ]]; then
@@ -108,6 +111,7 @@ for t in "${selected[@]}"; do
     fi
   fi
 done
+(( build_only )) && exit 0
 
 # Swift's runtime keeps metadata caches for the life of the process; LeakSanitizer would call them leaks.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0:symbolize=1}"

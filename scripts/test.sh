@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Every test `make test` runs, in phases that share the machine's cores (README.md, "Running the tests"):
+#
+#   1. Crate's debug build with its tests (`swift build --build-tests`), in the foreground; beside it, at low
+#      priority, the fuzz targets' own build (scripts/fuzz.sh --build, into .build-fuzz/) and the Python venv.
+#   2. Then three lanes at once, each a chain of phases:
+#        swift    swift test --skip-build                   (Swift Testing: its suites in parallel in one process)
+#        python   Tests/Browser, then Tests/Integration     (real crated, Chromium, mpd, mpc, snapcast: mostly waiting)
+#        fuzz     scripts/fuzz.sh 20                        (20 s of libFuzzer per target)
+#      The Python suites are two pytest runs: each folder has its own conftest.py, and Python knows one module
+#      named conftest per run. Each phase has a temporary folder of its own (scripts/with-scratch-tmp.sh) and the
+#      tests pick free loopback ports, so no two phases share a port, a folder, a PulseAudio server or a data directory.
+#
+# A phase's output goes to .build/test-logs/<phase>.log, printed whole when the phase ends (never interleaved with
+# another's). At the end a table gives each phase's start, duration and result; a phase failing makes the script
+# exit 1 and name the phase and its log. Ctrl-C stops every lane.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SWIFT="${SWIFT:-swift}"
+logs=.build/test-logs
+mkdir -p "$logs"
+rm -f "$logs"/*.log "$logs"/results "$logs"/.*.rc
+t0=$(date +%s)
+
+clock() { local s=$(( $(date +%s) - t0 )); printf '%d:%02d' $((s / 60)) $((s % 60)); }
+say() { flock "$logs/.print" printf '\n[make test %s] %s\n' "$(clock)" "$*"; }
+record() { echo "$1 $2 $(( $3 - t0 )) $(( $(date +%s) - $3 ))" >>"$logs/results"; } # record <name> <rc> <start>
+
+# phase <name> <command...>: runs the command with its output in <name>.log, records the result, then prints the log.
+phase() {
+  local name="$1"; shift
+  local start; start=$(date +%s)
+  "$@" >"$logs/$name.log" 2>&1
+  local rc=$?
+  record "$name" "$rc" "$start"
+  local verdict="passed"; (( rc == 0 )) || verdict="FAILED (exit $rc)"
+  {
+    flock 9
+    printf '\n==================== %s %s after %d s (%s/%s.log) ====================\n' \
+      "$name" "$verdict" $(( $(date +%s) - start )) "$logs" "$name"
+    cat "$logs/$name.log"
+    printf '==================== end of %s: %s ====================\n' "$name" "$verdict"
+  } 9>"$logs/.print"
+  return "$rc"
+}
+
+# helper <name> <command...>: starts the command in the background, its output in <name>.log; `awaits <name>` waits
+# for it (the helper holds a lock on .<name>.lock until it ends; taken here, before the fork, so no waiter can be first).
+helpers=()
+helper() {
+  local name="$1"; shift
+  local fd
+  exec {fd}>"$logs/.$name.lock"
+  flock "$fd"
+  ( start=$(date +%s); "$@" >"$logs/$name.log" 2>&1; rc=$?; record "$name" "$rc" "$start"; echo "$rc" >"$logs/.$name.rc" ) &
+  helpers+=($!)
+  exec {fd}>&-
+}
+awaits() {
+  flock "$logs/.$1.lock" true
+  local rc; rc=$(cat "$logs/.$1.rc" 2>/dev/null || echo "?")
+  [[ "$rc" == 0 ]] && return 0
+  echo "$1 failed (exit $rc):"
+  cat "$logs/$1.log"
+  return 1
+}
+
+lanes=()
+stop() {
+  trap - INT TERM
+  local pid
+  for pid in "${lanes[@]}" "${helpers[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
+  wait
+  exit 130
+}
+# Job control: each background job is a process group of its own, so that Ctrl-C (caught here) can stop it whole.
+set -m
+trap stop INT TERM
+
+# 1. The build, with the fuzz targets' build and the venv beside it.
+helper fuzz-build nice -n 10 scripts/fuzz.sh --build
+helper venv scripts/browser-venv.sh
+say "swift build --build-tests (beside it, in .build/test-logs: fuzz-build.log, venv.log)"
+start=$(date +%s)
+$SWIFT build --build-tests
+rc=$?
+record build "$rc" "$start"
+if (( rc != 0 )); then
+  say "swift build --build-tests FAILED (exit $rc)"
+  for pid in "${helpers[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
+  wait
+  exit 1
+fi
+
+# 2. The lanes. A fuzz build still going on gets its full share now (as root; others cannot raise a priority).
+renice -n 0 -g "${helpers[0]}" >/dev/null 2>&1
+say "built; now three lanes at once: swift test | Tests/Browser, then Tests/Integration | fuzz 20 s per target"
+
+( phase swift-test scripts/with-scratch-tmp.sh "$SWIFT" test --skip-build ) &
+lanes+=($!)
+
+run_pytest() { scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider --durations=10 "$@"; }
+python_lane() {
+  local rc=0
+  phase browser eval 'awaits venv && run_pytest Tests/Browser' || rc=1
+  phase integration eval 'awaits venv && run_pytest Tests/Integration' || rc=1
+  return "$rc"
+}
+( python_lane ) &
+lanes+=($!)
+
+( phase fuzz eval 'awaits fuzz-build && scripts/fuzz.sh 20' ) &
+lanes+=($!)
+
+for pid in "${lanes[@]}"; do wait "$pid"; done
+trap - INT TERM
+
+# The summary: every phase, the helpers included.
+failed=()
+{
+  flock 9
+  printf '\n[make test %s] done\n\n%-12s %6s %9s  %s\n' "$(clock)" phase start duration result
+  while read -r name rc start took; do
+    printf '%-12s %3d:%02d %6d:%02d  %s\n' "$name" $((start / 60)) $((start % 60)) $((took / 60)) $((took % 60)) \
+      "$( (( rc == 0 )) && echo passed || echo "FAILED (exit $rc; $logs/$name.log)")"
+    (( rc == 0 )) || failed+=("$name")
+  done < <(sort -k3,3n "$logs/results")
+  printf '%-12s %6s %9s\n' total "" "$(clock)"
+  (( ${#failed[@]} == 0 )) || printf '\nmake test FAILED: %s\n' "${failed[*]}"
+} 9>"$logs/.print"
+(( ${#failed[@]} == 0 ))
