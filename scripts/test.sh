@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Every test `make test` runs, in phases that share the machine's cores (README.md, "Running the tests"):
+# Every test `make test` runs, in lanes that share the machine's cores (README.md, "Running the tests"):
 #
-#   1. Crate's debug build with its tests (`swift build --build-tests`), in the foreground; beside it, at low
-#      priority, the fuzz targets' own build (scripts/fuzz.sh --build, into .build-fuzz/) and the Python venv.
-#   2. Then three lanes at once, each a chain of phases:
-#        swift    swift test --skip-build                   (Swift Testing: its suites in parallel in one process)
-#        python   Tests/Browser, then Tests/Integration     (real crated, Chromium, mpd, mpc, snapcast: mostly waiting)
-#        fuzz     scripts/fuzz.sh 20                        (20 s of libFuzzer per target)
-#      The Python suites are two pytest runs: each folder has its own conftest.py, and Python knows one module
-#      named conftest per run. Each phase has a temporary folder of its own (scripts/with-scratch-tmp.sh) and the
-#      tests pick free loopback ports, so no two phases share a port, a folder, a PulseAudio server or a data directory.
+#   fuzz      from the start: the fuzz targets' own build (scripts/fuzz.sh --build, swiftc into .build-fuzz/), then
+#             20 s of libFuzzer per target (scripts/fuzz.sh 20), beside Crate's build, which seldom keeps both
+#             cores busy
+#   (build)   Crate's debug build with its tests, `swift build --build-tests`, in the foreground (the Python venv
+#             is made beside it); once it is done, two more lanes:
+#   swift     swift test --skip-build                   (Swift Testing: its suites in parallel in one process)
+#   python    Tests/Browser, then Tests/Integration     (real crated, Chromium, mpd, mpc, snapcast: mostly waiting)
 #
-# A phase's output goes to .build/test-logs/<phase>.log, printed whole when the phase ends (never interleaved with
+# The Python suites are two pytest runs: each folder has its own conftest.py, and Python knows one module named
+# conftest per run. Each test phase has a temporary folder of its own (scripts/with-scratch-tmp.sh) and the tests pick
+# free loopback ports, so no two phases share a port, a folder, a PulseAudio server or a data directory.
+#
+# A lane's output goes to .build/test-logs/<phase>.log, printed whole when the phase ends (never interleaved with
 # another's). At the end a table gives each phase's start, duration and result; a phase failing makes the script
 # exit 1 and name the phase and its log. Ctrl-C stops every lane.
 set -uo pipefail
@@ -19,7 +21,8 @@ cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 logs=.build/test-logs
 mkdir -p "$logs"
-rm -f "$logs"/*.log "$logs"/results "$logs"/.*.rc
+rm -f "$logs"/*.log "$logs"/results "$logs"/.*.rc "$logs/.deferred"
+touch "$logs/.building"
 t0=$(date +%s)
 
 clock() { local s=$(( $(date +%s) - t0 )); printf '%d:%02d' $((s / 60)) $((s % 60)); }
@@ -34,14 +37,18 @@ phase() {
   local rc=$?
   record "$name" "$rc" "$start"
   local verdict="passed"; (( rc == 0 )) || verdict="FAILED (exit $rc)"
+  # While the build writes to the terminal, a phase's log waits for its end (.deferred).
   {
     flock 9
-    printf '\n==================== %s %s after %d s (%s/%s.log) ====================\n' \
-      "$name" "$verdict" $(( $(date +%s) - start )) "$logs" "$name"
-    cat "$logs/$name.log"
-    printf '==================== end of %s: %s ====================\n' "$name" "$verdict"
+    if [[ -e "$logs/.building" ]]; then echo "$name $verdict" >>"$logs/.deferred"; else show "$name" "$verdict"; fi
   } 9>"$logs/.print"
   return "$rc"
+}
+show() { # show <name> <verdict...>: a phase's whole log between two rulers
+  local name="$1"; shift
+  printf '\n==================== %s: %s (%s/%s.log) ====================\n' "$name" "$*" "$logs" "$name"
+  cat "$logs/$name.log"
+  printf '==================== end of %s: %s ====================\n' "$name" "$*"
 }
 
 # helper <name> <command...>: starts the command in the background, its output in <name>.log; `awaits <name>` waits
@@ -66,36 +73,40 @@ awaits() {
 }
 
 lanes=()
-stop() {
+stop() { # stop [status]: ends every lane and helper, then the script
   trap - INT TERM
   local pid
   for pid in "${lanes[@]}" "${helpers[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
   wait
-  exit 130
+  exit "${1:-130}"
 }
 # Job control: each background job is a process group of its own, so that Ctrl-C (caught here) can stop it whole.
 set -m
 trap stop INT TERM
 
-# 1. The build, with the fuzz targets' build and the venv beside it.
-helper fuzz-build nice -n 10 scripts/fuzz.sh --build
+# The fuzz lane and the venv, from the start.
+( phase fuzz-build scripts/fuzz.sh --build && phase fuzz scripts/fuzz.sh 20 ) &
+lanes+=($!)
 helper venv scripts/browser-venv.sh
-say "swift build --build-tests (beside it, in .build/test-logs: fuzz-build.log, venv.log)"
+
+say "swift build --build-tests (beside it: the fuzz lane and the Python venv; logs in $logs)"
 start=$(date +%s)
 $SWIFT build --build-tests
 rc=$?
 record build "$rc" "$start"
 if (( rc != 0 )); then
   say "swift build --build-tests FAILED (exit $rc)"
-  for pid in "${helpers[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
-  wait
-  exit 1
+  stop 1
 fi
 
-# 2. The lanes. A fuzz build still going on gets its full share now (as root; others cannot raise a priority).
-renice -n 0 -g "${helpers[0]}" >/dev/null 2>&1
-say "built; now three lanes at once: swift test | Tests/Browser, then Tests/Integration | fuzz 20 s per target"
-
+{
+  flock 9
+  rm -f "$logs/.building"
+  if [[ -e "$logs/.deferred" ]]; then
+    while read -r name verdict; do show "$name" "$verdict"; done <"$logs/.deferred"
+  fi
+} 9>"$logs/.print"
+say "built; now beside the fuzz lane: swift test | Tests/Browser, then Tests/Integration"
 ( phase swift-test scripts/with-scratch-tmp.sh "$SWIFT" test --skip-build ) &
 lanes+=($!)
 
@@ -107,9 +118,6 @@ python_lane() {
   return "$rc"
 }
 ( python_lane ) &
-lanes+=($!)
-
-( phase fuzz eval 'awaits fuzz-build && scripts/fuzz.sh 20' ) &
 lanes+=($!)
 
 for pid in "${lanes[@]}"; do wait "$pid"; done
