@@ -8,7 +8,8 @@
 #   (build)   Crate's debug build with its tests, `swift build --build-tests`, in the foreground (the Python venv
 #             is made beside it); once it is done, two more lanes:
 #   swift     swift test --skip-build                   (Swift Testing: its suites in parallel in one process)
-#   python    Tests/Browser, then Tests/Integration     (real crated, Chromium, mpd, mpc, snapcast: mostly waiting)
+#   python    Tests/Browser, then Tests/Integration     (real crated, Chromium, mpd, mpc, snapcast: mostly waiting;
+#             niced below the swift lane, whose PulseAudio tests need their writer threads on time)
 #
 # The Python suites are two pytest runs: each folder has its own conftest.py, and Python knows one module named
 # conftest per run. Each test phase has a temporary folder of its own (scripts/with-scratch-tmp.sh) and the tests pick
@@ -114,6 +115,10 @@ lanes+=($!)
 run_pytest() { scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider --durations=10 "$@"; }
 python_lane() {
   local rc=0
+  # Below the Swift lane: its PulseAudio tests compare recordings sample for sample, and a starved writer thread
+  # under-runs the sink (PulseAudioOutputTests failed so beside an un-niced Chromium); these suites wait on
+  # conditions, so they only take longer.
+  renice -n 10 "$BASHPID" >/dev/null
   phase browser eval 'awaits venv && run_pytest Tests/Browser' || rc=1
   phase integration eval 'awaits venv && run_pytest Tests/Integration' || rc=1
   return "$rc"
