@@ -6,10 +6,10 @@
 #             build takes ~2 min longer, the fuzzers make 55-90 % of their executions alone), but the tests after
 #             the build, which wait more than they compute, keep theirs to themselves
 #   (build)   Crate's debug build with its tests, `swift build --build-tests`, in the foreground (the Python venv
-#             is made beside it); once it is done, two more lanes:
-#   swift     swift test --skip-build                   (Swift Testing: its suites in parallel in one process)
-#   python    Tests/Browser, then Tests/Integration     (real crated, Chromium, mpd, mpc, snapcast: mostly waiting;
-#             niced below the swift lane, whose PulseAudio tests need their writer threads on time)
+#             is made beside it); once it is done, one more lane:
+#   tests     swift test --skip-build (Swift Testing: its suites in parallel in one process), then Tests/Browser,
+#             then Tests/Integration (real crated, Chromium, mpd, mpc, snapcast), one after the other: beside each
+#             other their timing-sensitive tests starved (PulseAudio recordings, the wall's browser tests)
 #
 # The Python suites are two pytest runs: each folder has its own conftest.py, and Python knows one module named
 # conftest per run. Each test phase has a temporary folder of its own (scripts/with-scratch-tmp.sh) and the tests pick
@@ -108,22 +108,19 @@ fi
     while read -r name verdict; do show "$name" "$verdict"; done <"$logs/.deferred"
   fi
 } 9>"$logs/.print"
-say "built; now beside the fuzz lane: swift test | Tests/Browser, then Tests/Integration"
-( phase swift-test scripts/with-scratch-tmp.sh "$SWIFT" test --skip-build ) &
-lanes+=($!)
-
+say "built; now, beside what is left of the fuzz lane: swift test, then Tests/Browser, then Tests/Integration"
 run_pytest() { scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider --durations=10 "$@"; }
-python_lane() {
+# The three test suites one after the other: side by side, each starved the other's timing-sensitive tests (fresh
+# clones at 150603f and 1d73739: PulseAudioOutputTests' sample-exact recordings under-ran beside Chromium; with
+# Chromium niced, the wall's browser tests timed out). Only the fuzz lane, CPU-bound and timing-free, overlaps.
+test_lane() {
   local rc=0
-  # Below the Swift lane: its PulseAudio tests compare recordings sample for sample, and a starved writer thread
-  # under-runs the sink (PulseAudioOutputTests failed so beside an un-niced Chromium); these suites wait on
-  # conditions, so they only take longer.
-  renice -n 10 "$BASHPID" >/dev/null
+  phase swift-test scripts/with-scratch-tmp.sh "$SWIFT" test --skip-build || rc=1
   phase browser eval 'awaits venv && run_pytest Tests/Browser' || rc=1
   phase integration eval 'awaits venv && run_pytest Tests/Integration' || rc=1
   return "$rc"
 }
-( python_lane ) &
+( test_lane ) &
 lanes+=($!)
 
 for pid in "${lanes[@]}"; do wait "$pid"; done
