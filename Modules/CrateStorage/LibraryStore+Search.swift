@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 
 /// Local search over the FTS5 index (see `SearchIndex`): one query, grouped artist → album → track →
-/// playlist → lyrics, each group ranked by bm25 (or by the query's sort) and paged on its own.
+/// playlist → lyrics, each group ranked by bm25 (`SearchRanking` for queries of several words) or sorted as the query
+/// asks, and paged on its own.
 extension LibraryStore {
     /// How one group maps the query onto its tables.
     private struct GroupPlan {
@@ -13,6 +14,8 @@ extension LibraryStore {
         var from: String
         /// FTS columns for `artist:`, `album:`, `title:`; a field missing here rules the group out.
         var columns: [SearchQuery.TextField: String]
+        /// The indexed columns `SearchRanking` reads, all of them, in the index's order; none: FTS5 ranks (lyrics).
+        var ranked: [String] = []
         var genre: String?
         var year: String?
         var added: String?
@@ -28,13 +31,14 @@ extension LibraryStore {
         case .artists:
             // Artists known only from hidden albums (the streams album, catalog previews) are not the library's.
             return GroupPlan(fts: "artist_fts", idColumn: "artist.id", from: "artist", columns: [.artist: "name"],
-                             baseFilter: "NOT \(hiddenOnlyArtist)",
+                             ranked: ["name"], baseFilter: "NOT \(hiddenOnlyArtist)",
                              rowidFilter: { $0.artists.isEmpty ? nil : "rowid NOT IN (\(Hidden.list($0.artists)))" },
                              order: { _ in nil })
         case .albums:
             return GroupPlan(fts: "album_fts", idColumn: "album.id",
                              from: "album JOIN artist ON artist.id = album.artist_id",
-                             columns: [.artist: "artist", .album: "title"], genre: "album.genre", year: "album.year",
+                             columns: [.artist: "artist", .album: "title"],
+                             ranked: ["title", "artist"], genre: "album.genre", year: "album.year",
                              added: "album.added_at", baseFilter: notDisliked + " AND " + notStreams,
                              rowidFilter: { hidden in
                                  "rowid NOT IN (SELECT item_id FROM opinion WHERE kind = 'album' AND value = 'dislike')"
@@ -53,6 +57,7 @@ extension LibraryStore {
                 track JOIN album ON album.id = track.album_id JOIN artist AS album_artist ON album_artist.id = album.artist_id
                 LEFT JOIN track_override AS o ON o.track_id = track.id
                 """, columns: [.artist: "artist", .album: "album", .title: "title"],
+                             ranked: ["title", "artist", "album"],
                              genre: "COALESCE(o.genre, track.genre)",
                              year: "CAST(substr(COALESCE(o.date, track.date), 1, 4) AS INTEGER)",
                              added: "track.added_at", baseFilter: notStreams,
@@ -74,8 +79,10 @@ extension LibraryStore {
                                  }
                              })
         case .playlists:
-            return GroupPlan(fts: "playlist_fts", idColumn: "playlist.id", from: "playlist", columns: [:], order: { _ in nil })
+            return GroupPlan(fts: "playlist_fts", idColumn: "playlist.id", from: "playlist", columns: [:], ranked: ["name"],
+                             order: { _ in nil })
         case .lyrics:
+            // Long texts: ranked by FTS5 whatever the query (reading and tokenizing lyrics here would cost more).
             return GroupPlan(fts: "lyrics_fts", idColumn: "lyrics.track_id", from: "lyrics", columns: [:], order: { _ in nil })
         case .stations:
             // Matched by name outside the index (see `search`); never planned.
@@ -140,10 +147,13 @@ extension LibraryStore {
         let plan = plan(group)
         var match: [String] = []
         if let words = SearchExpression.all(query.words) { match.append(words) }
+        var fieldWords: [(column: Int, words: [String])] = []
         for (field, values) in query.fields.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where field != .genre {
             guard let column = plan.columns[field] else { return nil }
             if let expr = SearchExpression.all(values, column: column) { match.append(expr) }
+            if let index = plan.ranked.firstIndex(of: column) { fieldWords.append((index, values)) }
         }
+        let ranking = plan.ranked.isEmpty ? nil : SearchRanking(words: query.words, fields: fieldWords)
         // Exclusions: words anywhere, and `^field:x` in that field's column (a group without the column keeps all).
         var exclusions: [String] = []
         if let words = SearchExpression.any(query.excluded) { exclusions.append(words) }
@@ -155,7 +165,7 @@ extension LibraryStore {
         if !match.isEmpty, query.fields[.genre] == nil, query.excludedFields[.genre] == nil, query.year == nil, query.added == nil,
            query.sort == nil {
             return try indexOnly(plan, match: match.joined(separator: " AND "), rowidFilter: plan.rowidFilter(hidden),
-                                 excluded: excludedExpression, offset: offset, limit: limit, db)
+                                 excluded: excludedExpression, ranking: ranking, offset: offset, limit: limit, db)
         }
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
@@ -193,9 +203,13 @@ extension LibraryStore {
         }
         let from = ranked ? "\(plan.from) JOIN \(plan.fts) ON \(plan.fts).rowid = \(plan.idColumn)" : plan.from
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        if ranked, query.sort == nil {
+            return try rankedPage(plan, ranking: ranking, id: plan.idColumn, rowid: "\(plan.fts).rowid", from: from,
+                                  filter: filter, arguments: arguments, offset: offset, limit: limit, db)
+        }
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)\(filter)", arguments: StatementArguments(arguments)) ?? 0
         guard total > offset, limit > 0 else { return ([], total) }
-        let order = query.sort.flatMap(plan.order) ?? (ranked ? "\(plan.fts).rank, \(plan.idColumn)" : plan.idColumn)
+        let order = query.sort.flatMap(plan.order) ?? plan.idColumn
         let ids = try Int64.fetchAll(db, sql: "SELECT \(plan.idColumn) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
                                      arguments: StatementArguments(arguments + [limit, offset]))
         return (ids, total)
@@ -230,14 +244,15 @@ extension LibraryStore {
             .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
-    /// Above this many matches a group is listed in library order instead of by bm25: ranking tens of
-    /// thousands of rows for a two-letter prefix costs ~100 ms and says little (Benchmarks/README.md, search.sh).
+    /// Above this many matches a group is listed in library order instead of ranked: reading and ranking tens of
+    /// thousands of rows for a two-letter prefix costs milliseconds and says little (Benchmarks/README.md, search.sh);
+    /// the next letter typed brings ranking back. Also the most rows a search reads to rank, per group.
     static let rankLimit = 1_000
 
     /// Words (and exclusions) only: count and page on the index alone, which holds exactly one row per item,
     /// so the base tables are not joined at all.
-    private static func indexOnly(_ plan: GroupPlan, match: String, rowidFilter: String?, excluded: String?, offset: Int,
-                                  limit: Int, _ db: Database) throws -> ([Int64], Int) {
+    private static func indexOnly(_ plan: GroupPlan, match: String, rowidFilter: String?, excluded: String?,
+                                  ranking: SearchRanking?, offset: Int, limit: Int, _ db: Database) throws -> ([Int64], Int) {
         var conditions = ["\(plan.fts) MATCH ?"]
         var arguments: [any DatabaseValueConvertible] = [match]
         if let rowidFilter { conditions.append(rowidFilter) }
@@ -245,13 +260,64 @@ extension LibraryStore {
             conditions.append("rowid NOT IN (SELECT rowid FROM \(plan.fts) WHERE \(plan.fts) MATCH ?)")
             arguments.append(excluded)
         }
-        let filter = " WHERE " + conditions.joined(separator: " AND ")
-        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(plan.fts)\(filter)", arguments: StatementArguments(arguments)) ?? 0
+        return try rankedPage(plan, ranking: ranking, id: "rowid", rowid: "rowid", from: plan.fts,
+                              filter: " WHERE " + conditions.joined(separator: " AND "), arguments: arguments,
+                              offset: offset, limit: limit, db)
+    }
+
+    /// One page of the matches `SELECT id FROM from filter` selects, best first, and their number.
+    ///
+    /// Several terms, up to `rankLimit` matches: one pass over them (the MATCH runs once), then their indexed text read
+    /// by rowid and ranked by `SearchRanking`. More: the first pass stops at `rankLimit + 1`, `COUNT(*)` gives the
+    /// total, and the page is in library order. One term (and lyrics): `COUNT(*)`, then FTS5's bm25 (`ORDER BY rank`)
+    /// up to `rankLimit` matches, library order above.
+    private static func rankedPage(_ plan: GroupPlan, ranking: SearchRanking?, id: String, rowid: String, from: String,
+                                   filter: String, arguments: [any DatabaseValueConvertible], offset: Int, limit: Int,
+                                   _ db: Database) throws -> ([Int64], Int) {
+        let select = "SELECT \(id) FROM \(from)\(filter)"
+        func libraryOrder(_ order: String) throws -> [Int64] {
+            try Int64.fetchAll(db, sql: "\(select) ORDER BY \(order) LIMIT ? OFFSET ?",
+                               arguments: StatementArguments(arguments + [limit, offset]))
+        }
+        // One term, or lyrics: FTS5 ranks (see `SearchRanking` for why several terms are ranked here instead).
+        guard let ranking, ranking.terms > 1 else {
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)\(filter)", arguments: StatementArguments(arguments)) ?? 0
+            guard total > offset, limit > 0 else { return ([], total) }
+            return (try libraryOrder(total <= rankLimit ? "\(plan.fts).rank, \(rowid)" : rowid), total)
+        }
+        // ORDER BY the index's rowid is the order FTS5 returns matches in: no sorting.
+        let first = try Int64.fetchAll(db, sql: "\(select) ORDER BY \(rowid) LIMIT ?",
+                                       arguments: StatementArguments(arguments + [rankLimit + 1]))
+        if first.count <= rankLimit {
+            guard first.count > offset, limit > 0 else { return ([], first.count) }
+            let ordered = try rank(first, plan, ranking, db)
+            return (Array(ordered.dropFirst(offset).prefix(limit)), first.count)
+        }
+        // Counting from where the first pass stopped (`rowid > ?`) is slower in FTS5 than counting them all again.
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)\(filter)", arguments: StatementArguments(arguments)) ?? 0
         guard total > offset, limit > 0 else { return ([], total) }
-        let order = total <= rankLimit ? "rank, rowid" : "rowid"
-        let ids = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(plan.fts)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
-                                     arguments: StatementArguments(arguments + [limit, offset]))
-        return (ids, total)
+        if offset + limit <= first.count { return (Array(first[offset..<(offset + limit)]), total) }
+        return (try libraryOrder(rowid), total)
+    }
+
+    /// `ids` best first: their ranked columns read by rowid from the index's own copy of its text (FTS5's
+    /// `<table>_content`: `id`, then `c0`, `c1`, … in column order; a primary-key lookup each, half the cost of FTS5's
+    /// own rowid lookup) and scored as they are read, without copying the text. The ids go in as one JSON array, so
+    /// the statement is prepared once per connection rather than once per search with a thousand arguments.
+    private static func rank(_ ids: [Int64], _ plan: GroupPlan, _ ranking: SearchRanking, _ db: Database) throws -> [Int64] {
+        let columns = plan.ranked.indices.map { "c\($0)" }.joined(separator: ", ")
+        let statement = try db.cachedStatement(sql: """
+            SELECT id, \(columns) FROM \(plan.fts)_content WHERE id IN (SELECT value FROM json_each(?))
+            """)
+        let rows = try Row.fetchCursor(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        var ranker = SearchRanking.Ranker(ranking, capacity: ids.count)
+        while let row = try rows.next() {
+            for column in plan.ranked.indices {
+                try row.withUnsafeData(atIndex: column + 1) { text in text?.withUnsafeBytes { ranker.column(column, $0) } }
+            }
+            ranker.end(id: row[0])
+        }
+        return ranker.ordered()
     }
 
     /// Rows for `ids` (`sql` ends in "... IN"), in the order of `ids`.

@@ -7,11 +7,16 @@ import CrateDomain
 enum SearchExpression {
     /// The expression for one word, or nil when it has no letters or digits.
     static func term(_ word: String) -> String? {
+        let parts = runs(word)
+        guard let first = parts.first else { return nil }
+        if parts.count == 1 { return "\"\(first)\"*" }
+        return "(\"\(parts.joined())\"* OR \"\(parts.joined(separator: " "))\"*)"
+    }
+
+    /// The letter-and-digit runs of `word`, as the expression and the ranking (`SearchRanking`) both read it.
+    static func runs(_ word: String) -> [String] {
         // The index spells ø, ł, ß … plainly (SearchFolding); so does the query.
-        let runs = SearchFolding.plain(word).split { !($0.isLetter || $0.isNumber) }.map(String.init)
-        guard let first = runs.first else { return nil }
-        if runs.count == 1 { return "\"\(first)\"*" }
-        return "(\"\(runs.joined())\"* OR \"\(runs.joined(separator: " "))\"*)"
+        SearchFolding.plain(word).split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     /// All `words` (AND), each limited to `column` when given.

@@ -70,6 +70,65 @@ import Testing
         }
     }
 
+    /// Issue 30, p99: a query of several words was ranked by FTS5's bm25, whose first call reads every row of the whole
+    /// index holding each term (60,000 for `th`) to rank a few hundred matches, and each group ran its MATCH twice.
+    /// Counted, not timed: a group of several words runs its MATCH once when it has at most `rankLimit` matches and reads
+    /// those rows once, by rowid, to rank them; a larger group reads none to rank; and no statement asks FTS5 to rank.
+    @Test func severalWordsAreRankedFromTheMatchedRowsAlone() throws {
+        let limit = LibraryStore.rankLimit
+        // rankLimit + 100 tracks whose titles all hold "song" and "number"; "song 1…" matches a few hundred of them.
+        try fx.save("/m/many", (1...(limit + 100)).map { (n: Int) in
+            TrackTags(title: "Song Number \(n)", artist: "Singer", album: "Songbook", trackNumber: n)
+        })
+        func statements(_ text: String) throws -> [String] {
+            var statements: [String] = []
+            _ = try store.search(SearchQuery.parse(text, now: Self.now), text: text, groups: SearchGroup.allCases, offset: 0,
+                                 limit: 5, statements: { statements.append($0) })
+            return statements
+        }
+        func on(_ table: String, _ all: [String]) -> [String] { all.filter { $0.contains("FROM \(table)") } }
+
+        let few = try statements("song 11")
+        let matched = try #require(try search("song 11", limit: 5).group(.tracks)?.total)
+        #expect(matched > 5 && matched <= limit)
+        #expect(on("track_fts ", few).count == 1, "\(on("track_fts ", few))")
+        let read = try #require(on("track_fts_content", few).first)
+        #expect(on("track_fts_content", few).count == 1)
+        // The ids read to rank are the matches: one JSON array of `matched` numbers.
+        let ids = read.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }
+        #expect(ids.split(separator: ",").count == matched, "\(read)")
+
+        let many = try statements("song num")
+        #expect(try search("song num", limit: 5).group(.tracks)?.total == limit + 100)
+        #expect(on("track_fts ", many).count == 2, "\(on("track_fts ", many))")
+        #expect(on("track_fts_content", many).isEmpty)
+
+        for sql in few + many where sql.contains("_fts") && !sql.contains("lyrics_fts") {
+            #expect(!sql.contains(".rank") && !sql.contains("bm25") && !sql.contains("ORDER BY rank"), "\(sql)")
+        }
+    }
+
+    /// Several words are ranked as FTS5's bm25 ranks them when every term occurs once in each row (nearly always):
+    /// shorter rows first, ties by rowid, the same page after page.
+    @Test func severalWordsRankLikeBm25() throws {
+        try fx.save("/m/a", [TrackTags(title: "Blue Moon Rising Over The Old Harbour", artist: "Long Name Band", album: "A Record"),
+                             TrackTags(title: "Blue Moon", artist: "Duo", album: "Short"),
+                             TrackTags(title: "Moon River Blues", artist: "Trio Blue", album: "Standards Volume One")])
+        try fx.save("/m/b", [TrackTags(title: "Blue Moon", artist: "Duo", album: "Short"),
+                             TrackTags(title: "Bluebird", artist: "The Moonlighters", album: "Night"),
+                             TrackTags(title: "Untitled", artist: "Blue Moon Orchestra", album: "Live At The Moon")])
+        for text in ["blu moo", "moon blue", "b m"] {
+            let match = try #require(SearchExpression.all(text.split(separator: " ").map(String.init)))
+            let bm25 = try store.read { db in
+                try Int64.fetchAll(db, sql: "SELECT rowid FROM track_fts WHERE track_fts MATCH ? ORDER BY rank, rowid", arguments: [match])
+            }
+            let ours = try #require(try search(text).group(.tracks)?.tracks?.map(\.id))
+            #expect(ours == bm25, "\(text)")
+            let paged = try (0..<ours.count).compactMap { try search(text, groups: [.tracks], offset: $0, limit: 1).group(.tracks)?.tracks?.first?.id }
+            #expect(paged == ours, "\(text)")
+        }
+    }
+
     // MARK: - Groups, prefixes, folding, punctuation
 
     /// Letters Unicode does not decompose fold as their plain spelling in the index, the query and the sort keys
