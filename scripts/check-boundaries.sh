@@ -3,7 +3,7 @@
 #   CrateDomain imports Foundation (and the C library) only; CrateCore imports no plugin and no front end; front ends
 #   (Modules/FrontEnds) and the apps import neither CrateStorage, GRDB nor a plugin; a plugin imports no other plugin
 #   and no front end; only Core builds and publishes events (front ends and apps subscribe); every Swift target lives
-#   under Modules/, Plugins/, Apps/ or Tests/ (Benchmarks/ and Fuzz/ hold tools).
+#   under Modules/, Plugins/, Apps/ or Tests/ (Benchmarks/ and Fuzz/ hold tools); threads start through WorkerThread.
 # The compiler holds the rest (InternalImportsByDefault, MemberImportVisibility; see Package.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +33,9 @@ while IFS= read -r path; do
   case "$path" in Modules/*|Plugins/*|Apps/*|Tests/*|Benchmarks/*|Fuzz/*) ;; *) fail "a Swift target outside Modules/, Plugins/, Apps/, Tests/: path \"$path\" in Package.swift";; esac
 done < <(grep -oE 'path: "[^"]+"' Package.swift | sed -E 's/path: "([^"]+)"/\1/')
 report "a Swift file outside Modules/, Plugins/, Apps/, Tests/, Benchmarks/, Fuzz/" < <(git ls-files --cached --others --exclude-standard -- '*.swift' | grep -vE '^(Modules|Plugins|Apps|Tests|Benchmarks|Fuzz)/|^Package\.swift$' || true)
+# Threads start through WorkerThread, which releases the body before the thread's destructors run: Foundation's own
+# `Thread { }` keeps the block until then, and a GRDB database released there corrupts the heap (WorkerThread.swift).
+report "a thread started without WorkerThread" < <(grep -rnE '\bThread *\{|Thread\(block:|detachNewThread|Thread\(target:' Modules Plugins Apps Tests Benchmarks Fuzz --include='*.swift' | grep -v 'Modules/CrateDomain/Support/WorkerThread.swift' || true)
 report "Domain imports more than Foundation" < <(grep -rnE '^\s*(public )?import ' Modules/CrateDomain --include='*.swift' | grep -vE 'import (Foundation|Synchronization|Glibc)$' || true)
 for dir in Plugins/Sources/* Plugins/Decoders/* Plugins/Outputs/* Plugins/Encoders/*; do
   [ -d "$dir" ] || continue

@@ -63,12 +63,8 @@ public final class PlaybackEngine: @unchecked Sendable {
         self.chunkFrames = chunkFrames
         (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
         threadsRunning = 2
-        let decoderThread = Thread { [unowned self] in decodeLoop() }
-        decoderThread.name = "crate-decoder"
-        let outputThread = Thread { [unowned self] in outputLoop() }
-        outputThread.name = "crate-output"
-        decoderThread.start()
-        outputThread.start()
+        WorkerThread.start(name: "crate-decoder") { [unowned self] in decodeLoop() }
+        WorkerThread.start(name: "crate-output") { [unowned self] in outputLoop() }
     }
 
     /// Stops both threads and waits for them.

@@ -1,3 +1,4 @@
+import CrateDomain
 import CrateTestSupport
 import Foundation
 import Testing
@@ -45,7 +46,7 @@ import Testing
     /// waiting at once, every catalog test in the process stalled into its timeout.
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
+            WorkerThread.start(name: "test-off-pool") { continuation.resume(with: Result { try body() }) }
         }
     }
 

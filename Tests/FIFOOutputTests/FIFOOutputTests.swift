@@ -24,8 +24,7 @@ final class PipeReader: Sendable {
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw Fixture.ToolError(description: "cannot open \(path) to read: \(String(cString: strerror(errno)))") }
         state = Mutex(State(stalled: stalled))
-        let thread = Thread { [self] in run() }
-        thread.start()
+        WorkerThread.start(name: "test-fifo-reader") { [self] in run() }
     }
 
     private func run() {

@@ -92,7 +92,7 @@ public final class LibraryJobs: Sendable {
         }
         events.publish(.library(.job(kind: kind, phase: .started)))
         let library = self.library
-        let thread = Thread { [self] in
+        WorkerThread.start(name: "crate-library") { [self] in
             var lastEvent = Date.distantPast
             do {
                 let (record, summary) = try work(library) { progress in
@@ -113,8 +113,6 @@ public final class LibraryJobs: Sendable {
                 events.publish(.library(.job(kind: kind, phase: .failed(reason: ErrorText.describe(error)))))
             }
         }
-        thread.name = "crate-library"
-        thread.start()
     }
 
     /// The capped, throttled artwork repair (runs on the calling thread).

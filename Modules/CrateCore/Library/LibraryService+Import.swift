@@ -98,7 +98,7 @@ struct ImportRun {
         let paths = roots.map(\.0)
         if progress != nil {
             let suffixes = decoders.suffixes
-            Thread.detachNewThread { census.withLock { $0 = paths.reduce(0) { $0 + scanner.census($1, suffixes: suffixes) } } }
+            WorkerThread.start(name: "crate-census") { census.withLock { $0 = paths.reduce(0) { $0 + scanner.census($1, suffixes: suffixes) } } }
         }
         let artwork = service.artwork
         let options = ScanOptions(known: try service.store.knownStampsReader(rescan: rescan),
@@ -109,7 +109,7 @@ struct ImportRun {
             // The scanner runs on its own thread and fills the pipe; this thread imports what comes out.
             let pipe = BatchPipe()
             let summary = Mutex(ScanSummary())
-            let walker = Thread {
+            WorkerThread.start(name: "crate-scan") {
                 do {
                     let result = try folders.scan(scanner, root: root) { try pipe.put($0) }
                     summary.withLock { $0 = result }
@@ -118,8 +118,6 @@ struct ImportRun {
                     pipe.finish(error)
                 }
             }
-            walker.name = "crate-scan"
-            walker.start()
             var pending = PendingFolders()
             do {
                 taking: while true {

@@ -52,7 +52,7 @@ public struct Transcoder: Sendable {
         // A thread of its own: decoding and encoding block, and must not hold one of the daemon's few cooperative
         // threads (2 on a 2-core machine) while twenty listeners transcode.
         let work = Work(decoder: decoder, encoder: encoder)
-        Thread.detachNewThread {
+        WorkerThread.start(name: "crate-transcode") {
             do {
                 try work.run(channels: info.channels, to: bytes)
                 bytes.finish()

@@ -1,4 +1,5 @@
 import CDBus
+import CrateDomain
 import Foundation
 
 /// A libdbus message handed between threads (libdbus messages are reference-counted and may be used from any
@@ -100,9 +101,7 @@ final class SessionBus: @unchecked Sendable {
         guard dbus_connection_register_object_path(connection, path, &table, me) != 0 else {
             throw SessionBusError.noBus("could not register \(path)")
         }
-        let thread = Thread { [self] in loop() }
-        thread.name = "crate-dbus"
-        thread.start()
+        WorkerThread.start(name: "crate-dbus") { [self] in loop() }
     }
 
     /// Sends a message (a reply or a signal) and lets go of it.

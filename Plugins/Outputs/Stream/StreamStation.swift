@@ -70,15 +70,13 @@ final class StreamStation: @unchecked Sendable {
             return !filling
         }
         guard start else { return }
-        let thread = Thread { [weak self] in
+        WorkerThread.start(name: "crate-stream-silence") { [weak self] in
             while let self {
                 let listening = broadcast.listenerCount > 0
                 Thread.sleep(forTimeInterval: listening ? 0.1 : 1)
                 if listening { fillSilence() }
             }
         }
-        thread.name = "crate-stream-silence"
-        thread.start()
     }
 
     private func fillSilence() {

@@ -37,9 +37,7 @@ final class HTTPConnection: @unchecked Sendable {
         self.url = url
         self.config = config
         running = true
-        let thread = Thread { [self] in run(from: offset) }
-        thread.name = "crate-http"
-        thread.start()
+        WorkerThread.start(name: "crate-http") { [self] in run(from: offset) }
     }
 
     /// Blocks until the response headers are in (or the transfer failed), bounded by the connect timeout.
