@@ -39,7 +39,7 @@ final class ArtworkStore: Sendable {
         if let kept = pending.withLock({ $0[record.hash] }) { return kept }
         record.colors = ArtworkPalette.colors(ofImage: picture.data)
         let target = url(for: record)
-        guard RawFileName.exists(target.path) || Self.write(picture.data, to: target) else { return nil }
+        guard RawFileName.exists(target.path) || (try? Self.write(picture.data, to: target)) != nil else { return nil }
         pending.withLock { $0[record.hash] = record }
         recent.withLock {
             if $0.count >= Self.recentLimit { $0.removeAll(keepingCapacity: true) }
@@ -51,7 +51,7 @@ final class ArtworkStore: Sendable {
     /// Writes a new picture file under a temporary name, then renames it into place: a reader never sees half a
     /// picture. Not synced: an artwork file lost to a power cut is written again by the next import or rescan
     /// that meets the picture (Foundation's atomic write synced each one, 385 fsyncs in a 300-album import).
-    private static func write(_ data: Data, to target: URL) -> Bool {
+    private static func write(_ data: Data, to target: URL) throws(LibraryError) {
         let folder = target.deletingLastPathComponent().path
         if !RawFileName.exists(folder) {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -59,24 +59,17 @@ final class ArtworkStore: Sendable {
         // Two threads may keep the same new picture at once: each writes its own temporary file.
         let temporary = "\(target.path).\(getpid()).\(UInt32.random(in: 0 ... .max)).part"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return false }
-        let written = data.withUnsafeBytes { raw -> Bool in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress.map { $0 + done }, raw.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
-            return true
+        guard fd >= 0 else { throw .io(path: temporary, action: "create", reason: AudioFileCheck.describe(errno)) }
+        var failure: LibraryError?
+        do { try ManagedLibrary.writeAll(fd, Array(data), count: data.count, path: temporary) } catch { failure = error }
+        if close(fd) != 0, failure == nil { failure = .io(path: temporary, action: "write", reason: AudioFileCheck.describe(errno)) }
+        if failure == nil, rename(temporary, target.path) != 0 {
+            failure = .io(path: target.path, action: "move into place", reason: AudioFileCheck.describe(errno))
         }
-        guard close(fd) == 0, written, rename(temporary, target.path) == 0 else {
-            let code = errno
+        if let failure {
             unlink(temporary)
-            errno = code   // the caller's message names why the write failed, not the clean-up
-            return false
+            throw failure
         }
-        return true
     }
 
     /// Keeps a folder image (cover.jpg and the like).
@@ -105,9 +98,7 @@ final class ArtworkStore: Sendable {
             throw LibraryError.io(path: source.path, action: "read the artwork", reason: ErrorText.describe(error))
         }
         let thumb = try Thumbnailer.thumbnail(of: data, size: size)
-        guard Self.write(thumb, to: target) else {
-            throw LibraryError.io(path: target.path, action: "write the thumbnail", reason: AudioFileCheck.describe(errno))
-        }
+        try Self.write(thumb, to: target)
         return target
     }
 

@@ -105,7 +105,7 @@ struct ManagedLibrary: Sendable {
         return FileStamp(size: Int64(st.st_size), modified: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
     }
 
-    private static func writeAll(_ fd: Int32, _ buffer: [UInt8], count: Int, path: String) throws(LibraryError) {
+    static func writeAll(_ fd: Int32, _ buffer: [UInt8], count: Int, path: String) throws(LibraryError) {
         var done = 0
         while done < count {
             let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, count - done) }
