@@ -171,7 +171,7 @@ let package = Package(
                           swiftSettings: strict),
 
         // Tests: real files, a real database, real servers.
-        .target(name: "CrateTestSupport", dependencies: ["CrateDomain"], path: "Tests/CrateTestSupport", swiftSettings: strict),
+        .target(name: "CrateTestSupport", dependencies: ["CrateDomain", .product(name: "Crypto", package: "swift-crypto")], path: "Tests/CrateTestSupport", swiftSettings: strict),
         tests("CrateDomainTests", ["CrateDomain"]),
         tests("CrateStorageTests", ["CrateStorage"]),
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",

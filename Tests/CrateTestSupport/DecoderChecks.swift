@@ -152,11 +152,14 @@ extension DecoderChecks {
                                           sourceLocation: SourceLocation = #_sourceLocation) throws {
         let dir = try Fixture.temporaryDirectory("ogg-chain")
         defer { try? FileManager.default.removeItem(at: dir) }
-        func link(_ name: String, channels: Int) throws -> Data {
+        // Each link its own tone: two links of one recipe would be the same bytes (FixtureCache), serial number and all,
+        // which is one stream twice rather than a chain.
+        func link(_ name: String, channels: Int, frequency: Double) throws -> Data {
             try Data(contentsOf: try Fixture.encode(codec, to: dir.appendingPathComponent("\(name).\(codec.suffix)"),
-                                                     frames: 10_000, sampleRate: sampleRate, channels: channels))
+                                                     frames: 10_000, sampleRate: sampleRate, channels: channels, frequency: frequency))
         }
-        let first = try link("a", channels: 2), second = try link("b", channels: 2), mono = try link("m", channels: 1)
+        let first = try link("a", channels: 2, frequency: 440), second = try link("b", channels: 2, frequency: 550)
+        let mono = try link("m", channels: 1, frequency: 660)
         let chained = dir.appendingPathComponent("chained.\(codec.suffix)"), mixed = dir.appendingPathComponent("mixed.\(codec.suffix)")
         try (first + second).write(to: chained)
         try (first + mono).write(to: mixed)

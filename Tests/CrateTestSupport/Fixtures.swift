@@ -95,8 +95,21 @@ public enum Fixture {
     }
 
     /// Runs a tool from PATH and returns its standard output; a non-zero exit throws with its stderr.
+    /// An ffmpeg run that writes one file may be answered from `FixtureCache` (then its standard output is empty).
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        guard tool == "ffmpeg", let output = arguments.last, let entry = FixtureCache.entry(for: arguments) else {
+            return try runUncached(tool, arguments)
+        }
+        if FixtureCache.restore(entry, to: output) { return "" }
+        let out = try runUncached(tool, arguments)
+        FixtureCache.keep(output, as: entry)
+        return out
+    }
+
+    /// `run` without the cache.
+    @discardableResult
+    static func runUncached(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
