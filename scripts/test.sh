@@ -7,9 +7,10 @@
 #             the build, which wait more than they compute, keep theirs to themselves
 #   (build)   Crate's debug build with its tests, `swift build --build-tests`, in the foreground (the Python venv
 #             is made beside it); once it is done, one more lane:
-#   tests     swift test --skip-build (Swift Testing: its suites in parallel in one process), then Tests/Browser,
-#             then Tests/Integration (real crated, Chromium, mpd, mpc, snapcast), one after the other: beside each
-#             other their timing-sensitive tests starved (PulseAudio recordings, the wall's browser tests)
+#   tests     swift test --skip-build (Swift Testing: its suites in parallel in one process) beside Tests/Browser
+#             (Chromium); then, alone, the Swift suites that play in real time through a PulseAudio server
+#             (`realtime` below: beside Chromium their sample-exact recordings under-ran); then Tests/Integration
+#             (real crated, mpd, mpc, snapcast)
 #
 # The Python suites are two pytest runs: each folder has its own conftest.py, and Python knows one module named
 # conftest per run. Each test phase has a temporary folder of its own (scripts/with-scratch-tmp.sh) and the tests pick
@@ -108,15 +109,24 @@ fi
     while read -r name verdict; do show "$name" "$verdict"; done <"$logs/.deferred"
   fi
 } 9>"$logs/.print"
-say "built; now, beside what is left of the fuzz lane: swift test, then Tests/Browser, then Tests/Integration"
+say "built; now, beside what is left of the fuzz lane: swift test beside Tests/Browser, then the real-time Swift suites, then Tests/Integration"
 run_pytest() { scripts/with-scratch-tmp.sh .build/browser-venv/bin/python -m pytest -q -p no:cacheprovider --durations=10 "$@"; }
-# The three test suites one after the other: side by side, each starved the other's timing-sensitive tests (fresh
-# clones at 150603f and 1d73739: PulseAudioOutputTests' sample-exact recordings under-ran beside Chromium; with
-# Chromium niced, the wall's browser tests timed out). Only the fuzz lane, CPU-bound and timing-free, overlaps.
+# Swift suites that play in real time through a private PulseAudio server and compare what it recorded sample for
+# sample, or that hold a daemon's feed loop to its schedule. Beside Chromium they starved (fresh clone at 150603f:
+# PulseAudioOutputTests' recording under-ran), so they run alone; the rest of swift test and the browser suite share
+# the cores (with Chromium niced, at 1d73739, the wall's browser tests timed out: it is not niced). Integration runs
+# last, alone: its crated plays in real time too.
+realtime='PulseAudioOutputTests|PulseStreamReuseTests|OutputTroubleTests|PlayerServiceTests|DaemonPlayerTests|FeedAppTests'
 test_lane() {
-  local rc=0
-  phase swift-test scripts/with-scratch-tmp.sh "$SWIFT" test --skip-build || rc=1
-  phase browser eval 'awaits venv && run_pytest Tests/Browser' || rc=1
+  set +m  # the two side-by-side phases stay in this lane's process group (stop ends the group)
+  local rc=0 swift browser
+  phase swift-test scripts/with-scratch-tmp.sh "$SWIFT" test --skip-build --skip "$realtime" &
+  swift=$!
+  phase browser eval 'awaits venv && run_pytest Tests/Browser' &
+  browser=$!
+  wait "$swift" || rc=1
+  wait "$browser" || rc=1
+  phase swift-realtime scripts/with-scratch-tmp.sh "$SWIFT" test --skip-build --filter "$realtime" || rc=1
   phase integration eval 'awaits venv && run_pytest Tests/Integration' || rc=1
   return "$rc"
 }
