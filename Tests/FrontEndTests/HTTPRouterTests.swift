@@ -70,4 +70,28 @@ import Testing
         #expect(try runtime.collection.playlists().map(\.name) == ["Mine"])
         await player.shutdown()
     }
+
+    /// Query strings are read as forms write them: `+` is a space and `%2B` a plus (Python's urlencode, HTML forms and
+    /// URLSearchParams send `q=a2+x`); a search for two words written so finds what `%20` finds.
+    @Test func queryStringsAreReadAsFormsWriteThem() async throws {
+        let query = FormQuery("q=a2+x&limit=3&sub=Indie+Rock&sub=R%26B&plus=1%2B1&empty=&flag")
+        #expect(query.get("q") == "a2 x" && query.get("limit", as: Int.self) == 3 && query.getAll("sub") == ["Indie Rock", "R&B"])
+        #expect(query.get("plus") == "1+1" && query.get("empty") == "" && query.get("flag") == "" && query.get("none") == nil)
+
+        let runtime = try oneAlbumRuntime("crate-http-form", tracks: 2) { $0.http.allowedHosts = ["localhost"] }
+        let player = try await PlayerService.start(runtime: runtime)
+        let router = APIRouter.make(runtime: runtime, player: player, jobs: LibraryJobs(library: runtime.library, events: runtime.events),
+                                    feeds: runtime.feeds(), web: WebAssets.load(), frontEnds: FrontEndBoard())
+        try await Application(router: router).test(.router) { client in
+            for uri in ["/api/v1/search?q=a2+x&group=tracks", "/api/v1/search?q=a2%20x&group=tracks"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok)
+                    let text = String(buffer: response.body)
+                    #expect(text.contains(#""query":"a2 x""#) && text.contains(#""title":"A2""#) && !text.contains(#""title":"A1""#),
+                            "\(uri): \(text)")
+                }
+            }
+        }
+        await player.shutdown()
+    }
 }

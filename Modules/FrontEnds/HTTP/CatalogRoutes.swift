@@ -17,7 +17,7 @@ enum CatalogRoutes {
         api.get("catalog/genres") { _, _ in Encoded(GenreTaxonomy.superGenres) }
         api.get("catalog/genres/live") { _, _ in Encoded(try await catalog.client().genres()) }
         api.get("catalog/charts") { request, _ in
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             let genre = q.get("genre")
             let id = CatalogService.chartGenreID(genre)
             if let genre, id == nil { throw CatalogServiceError.unknownGenre(genre) }
@@ -25,13 +25,13 @@ enum CatalogRoutes {
                                                                   limit: min(max(1, q.get("limit", as: Int.self) ?? 25), 200)).items)
         }
         api.get("catalog/browse/:genre") { request, context in
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             let subs = (q.get("sub") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             return Encoded(try await catalog.browse(context.parameters.get("genre") ?? "", subcategories: subs,
                                                     page: max(1, q.get("page", as: Int.self) ?? 1) - 1))
         }
         api.get("catalog/search") { request, _ in
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             guard let term = q.get("q"), !term.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw APIError(.badRequest, code: "bad_query", "give q=words")
             }
@@ -42,7 +42,7 @@ enum CatalogRoutes {
             return AlbumDetail(album: found.album, tracks: found.tracks)
         }
         api.get("catalog/me/:signal") { request, context in
-            let limit = min(max(1, request.uri.queryParameters.get("limit", as: Int.self) ?? 25), 200)
+            let limit = min(max(1, FormQuery(request).get("limit", as: Int.self) ?? 25), 200)
             let client = try catalog.client()
             switch context.parameters.get("signal") ?? "" {
             case "recent": return Encoded(try await client.recentlyPlayedAlbums(limit: limit))

@@ -43,12 +43,12 @@ enum FeedRoutes {
 
     /// `artwork=N` (pixels, 32–3000), default 300.
     static func artworkSize(_ request: Request) -> Int {
-        min(max(request.uri.queryParameters.get("artwork", as: Int.self) ?? 300, 32), 3000)
+        min(max(FormQuery(request).get("artwork", as: Int.self) ?? 300, 32), 3000)
     }
 
     /// `sub=Indie Rock,Punk` or repeated `sub=` parameters.
     static func subcategories(_ request: Request) -> [String] {
-        request.uri.queryParameters.getAll("sub").flatMap { $0.split(separator: ",") }
+        FormQuery(request).getAll("sub").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 

@@ -12,7 +12,7 @@ enum FindingRoutes {
     static func add(to api: RouterGroup<BasicRequestContext>, runtime: CrateRuntime) {
         let store = runtime.collection
         api.get("search") { request, _ in
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             let group = try q.get("group").map { try parse($0, as: SearchGroup.self, "group") }
             return try await runtime.search.search(
                 q.get("q") ?? "", scope: try parse(q.get("scope") ?? "local", as: SearchScope.self, "scope"),
@@ -20,22 +20,22 @@ enum FindingRoutes {
                 limit: min(max(0, q.get("limit", as: Int.self) ?? (group == nil ? 5 : 50)), 500))
         }
         api.get("albums") { request, _ in
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             return try store.albums(sort: try listSort(q, default: AlbumSort.artist), includeDisliked: q.get("disliked") == "true")
         }
         api.get("tracks") { request, _ in
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             return try store.tracks(sort: try listSort(q, default: TrackSort.artist), offset: max(0, q.get("offset", as: Int.self) ?? 0),
                                     limit: min(max(0, q.get("limit", as: Int.self) ?? 500), 10_000))
         }
         api.get("artists") { request, _ in
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             return try store.albumArtists(order: try parse(q.get("order") ?? "asc", as: SortDirection.self, "order"),
                                           favoritesFirst: q.get("favoritesFirst") == "true")
         }
         api.get("artists/:id") { _, context in try artist(store, context) }
         api.get("artists/:id/albums") { request, context in
-            try store.albums(sort: try listSort(request.uri.queryParameters, default: AlbumSort.year), artistID: try artist(store, context).id)
+            try store.albums(sort: try listSort(FormQuery(request), default: AlbumSort.year), artistID: try artist(store, context).id)
         }
         api.get("home") { _, _ in try store.home() }
         api.get("tracks/:id/lyrics") { _, context in
@@ -72,7 +72,7 @@ enum FindingRoutes {
     }
 
     /// `sort`, `order` (asc|desc) and `favoritesFirst` query parameters.
-    static func listSort<K: RawRepresentable & Codable & Hashable & Sendable>(_ q: Parameters, default key: K) throws -> ListSort<K>
+    static func listSort<K: RawRepresentable & Codable & Hashable & Sendable>(_ q: FormQuery, default key: K) throws -> ListSort<K>
     where K.RawValue == String {
         ListSort(try q.get("sort").map { try parse($0, as: K.self, "sort") } ?? key,
                  try parse(q.get("order") ?? "asc", as: SortDirection.self, "order"),

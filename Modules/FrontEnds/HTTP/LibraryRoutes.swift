@@ -70,7 +70,7 @@ enum LibraryRoutes {
 
         api.get("artwork/:hash") { request, context in
             guard let hash = context.parameters.get("hash") else { throw APIError(.badRequest, code: "bad_request", "no artwork hash") }
-            let size = request.uri.queryParameters.get("size", as: Int.self)
+            let size = FormQuery(request).get("size", as: Int.self)
             if let size, !(16...2048).contains(size) { throw APIError(.badRequest, code: "bad_request", "size is 16–2048 pixels") }
             let (url, mime) = try library.artworkFile(hash: hash, size: size)
             let data = try Data(contentsOf: url)

@@ -50,8 +50,8 @@ enum PlayerRoutes {
         }
 
         api.get("queue") { request, _ in
-            let offset = request.uri.queryParameters.get("offset", as: Int.self) ?? 0
-            let limit = min(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 10_000)
+            let offset = FormQuery(request).get("offset", as: Int.self) ?? 0
+            let limit = min(FormQuery(request).get("limit", as: Int.self) ?? 500, 10_000)
             return QueuePage(total: try runtime.collection.queueCount(), offset: offset,
                              entries: try await player.queue(offset: offset, limit: limit))
         }

@@ -13,7 +13,7 @@ enum PlaylistRoutes {
         @Sendable func changed(_ id: Int64) throws -> API.PlaylistDetail { try detail(store, id, sort: ListSort(.manual)) }
 
         api.get("playlists") { request, _ in
-            try store.playlists(sort: try FindingRoutes.listSort(request.uri.queryParameters, default: PlaylistSort.title))
+            try store.playlists(sort: try FindingRoutes.listSort(FormQuery(request), default: PlaylistSort.title))
         }
         api.post("playlists") { request, context in
             let body = try await request.decode(as: API.PlaylistName.self, context: context)
@@ -26,7 +26,7 @@ enum PlaylistRoutes {
             return report
         }
         api.get("playlists/:id") { request, context in
-            try detail(store, try id(context), sort: try FindingRoutes.listSort(request.uri.queryParameters, default: PlaylistTrackSort.manual))
+            try detail(store, try id(context), sort: try FindingRoutes.listSort(FormQuery(request), default: PlaylistTrackSort.manual))
         }
         api.patch("playlists/:id") { request, context in
             let id = try id(context)

@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+
+/// A request's query string read as HTML forms, `URLSearchParams` and most HTTP libraries write it
+/// (application/x-www-form-urlencoded): `+` is a space, `%2B` a plus. Hummingbird's `queryParameters` only
+/// percent-decodes, so `?q=blue+train` searched for "blue+train" and found nothing from those clients.
+struct FormQuery: Sendable {
+    private let pairs: [(name: String, value: String)]
+
+    init(_ request: Request) {
+        self.init(request.uri.query ?? "")
+    }
+
+    init(_ query: String) {
+        pairs = query.split(separator: "&", omittingEmptySubsequences: true).map { field in
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (Self.decode(parts[0]), parts.count > 1 ? Self.decode(parts[1]) : "")
+        }
+    }
+
+    /// The first value given for `name`.
+    func get(_ name: String) -> String? { pairs.first { $0.name == name }?.value }
+
+    /// The first value for `name` as `T`; nil when absent or not a `T`.
+    func get<T: LosslessStringConvertible>(_ name: String, as: T.Type) -> T? { get(name).flatMap(T.init) }
+
+    /// Every value given for `name`, in order.
+    func getAll(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
+
+    private static func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}
