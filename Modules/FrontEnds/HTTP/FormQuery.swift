@@ -1,9 +1,9 @@
-import Foundation
+import CrateDomain
 import Hummingbird
 
-/// A request's query string read as HTML forms, `URLSearchParams` and most HTTP libraries write it
-/// (application/x-www-form-urlencoded): `+` is a space, `%2B` a plus. Hummingbird's `queryParameters` only
-/// percent-decodes, so `?q=blue+train` searched for "blue+train" and found nothing from those clients.
+/// A request's query string read as HTML forms, `URLSearchParams` and most HTTP libraries write it (`FormEncoding`):
+/// `+` is a space, `%2B` a plus. Hummingbird's `queryParameters` only percent-decodes, so `?q=blue+train` searched for
+/// "blue+train" and found nothing from those clients.
 struct FormQuery: Sendable {
     private let pairs: [(name: String, value: String)]
 
@@ -12,10 +12,7 @@ struct FormQuery: Sendable {
     }
 
     init(_ query: String) {
-        pairs = query.split(separator: "&", omittingEmptySubsequences: true).map { field in
-            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (Self.decode(parts[0]), parts.count > 1 ? Self.decode(parts[1]) : "")
-        }
+        pairs = FormEncoding.pairs(query)
     }
 
     /// The first value given for `name`.
@@ -26,9 +23,4 @@ struct FormQuery: Sendable {
 
     /// Every value given for `name`, in order.
     func getAll(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
-
-    private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
-    }
 }

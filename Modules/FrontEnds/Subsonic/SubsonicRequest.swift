@@ -1,3 +1,4 @@
+import CrateDomain
 import Foundation
 import Hummingbird
 
@@ -41,18 +42,9 @@ struct SubsonicParameters: Sendable {
         return SubsonicParameters(pairs)
     }
 
-    /// `application/x-www-form-urlencoded` pairs (the query string's form too): `+` is a space, `%XX` a byte of UTF-8.
-    /// A malformed escape is kept as it was rather than refused.
+    /// The query string's or a form body's pairs (`FormEncoding`).
     static func decodeForm(_ text: String) -> [(String, String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (unescape(parts[0]), parts.count > 1 ? unescape(parts[1]) : "")
-        }
-    }
-
-    private static func unescape(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        FormEncoding.pairs(text).map { ($0.name, $0.value) }
     }
 
     /// The first value given for `name`.
