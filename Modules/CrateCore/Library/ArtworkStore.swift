@@ -61,7 +61,7 @@ final class ArtworkStore: Sendable {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io(path: temporary, action: "create", reason: AudioFileCheck.describe(errno)) }
         var failure: LibraryError?
-        do { try ManagedLibrary.writeAll(fd, Array(data), count: data.count, path: temporary) } catch { failure = error }
+        do { try ManagedLibrary.writeAll(fd, data, count: data.count, path: temporary) } catch { failure = error }
         if close(fd) != 0, failure == nil { failure = .io(path: temporary, action: "write", reason: AudioFileCheck.describe(errno)) }
         if failure == nil, rename(temporary, target.path) != 0 {
             failure = .io(path: target.path, action: "move into place", reason: AudioFileCheck.describe(errno))

@@ -105,10 +105,11 @@ struct ManagedLibrary: Sendable {
         return FileStamp(size: Int64(st.st_size), modified: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
     }
 
-    static func writeAll(_ fd: Int32, _ buffer: [UInt8], count: Int, path: String) throws(LibraryError) {
+    /// Writes the first `count` bytes of `bytes` to `fd` (a copy's chunk buffer, or a picture's `Data` as it is).
+    static func writeAll(_ fd: Int32, _ bytes: some ContiguousBytes, count: Int, path: String) throws(LibraryError) {
         var done = 0
         while done < count {
-            let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, count - done) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, count - done) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .io(path: path, action: "write", reason: AudioFileCheck.describe(errno))
