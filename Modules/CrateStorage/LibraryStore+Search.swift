@@ -207,10 +207,12 @@ extension LibraryStore {
             return try rankedPage(plan, ranking: ranking, id: plan.idColumn, rowid: "\(plan.fts).rowid", from: from,
                                   filter: filter, arguments: arguments, offset: offset, limit: limit, db)
         }
-        let total = try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(*) FROM \(from)\(filter)"), arguments: StatementArguments(arguments)) ?? 0
+        let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(from)\(filter)"),
+                                     arguments: StatementArguments(arguments)) ?? 0
         guard total > offset, limit > 0 else { return ([], total) }
         let order = query.sort.flatMap(plan.order) ?? plan.idColumn
-        let ids = try Int64.fetchAll(try db.cachedStatement(sql: "SELECT \(plan.idColumn) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?"),
+        let page = "SELECT \(plan.idColumn) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?"
+        let ids = try Int64.fetchAll(db.cachedStatement(sql: page),
                                      arguments: StatementArguments(arguments + [limit, offset]))
         return (ids, total)
     }
@@ -224,11 +226,11 @@ extension LibraryStore {
         var artists: [Int64]
 
         static func load(_ db: Database) throws -> Hidden {
-            let albums = try Int64.fetchAll(try db.cachedStatement(sql: """
+            let albums = try Int64.fetchAll(db.cachedStatement(sql: """
                 SELECT id FROM album WHERE identity = ? UNION SELECT id FROM album WHERE identity GLOB ?
                 """), arguments: [Station.albumIdentity, CatalogPreview.identityPrefix + "*"])
             guard !albums.isEmpty else { return Hidden(albums: [], artists: []) }
-            let artists = try Int64.fetchAll(try db.cachedStatement(sql: """
+            let artists = try Int64.fetchAll(db.cachedStatement(sql: """
                 SELECT artist.id FROM artist WHERE artist.id IN (SELECT artist_id FROM album WHERE id IN (\(list(albums))))
                 AND \(hiddenOnlyArtist)
                 """))
@@ -275,18 +277,22 @@ extension LibraryStore {
                                    filter: String, arguments: [any DatabaseValueConvertible], offset: Int, limit: Int,
                                    _ db: Database) throws -> ([Int64], Int) {
         let select = "SELECT \(id) FROM \(from)\(filter)"
+        func count() throws -> Int {
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(from)\(filter)"),
+                             arguments: StatementArguments(arguments)) ?? 0
+        }
         func libraryOrder(_ order: String) throws -> [Int64] {
-            try Int64.fetchAll(try db.cachedStatement(sql: "\(select) ORDER BY \(order) LIMIT ? OFFSET ?"),
+            try Int64.fetchAll(db.cachedStatement(sql: "\(select) ORDER BY \(order) LIMIT ? OFFSET ?"),
                                arguments: StatementArguments(arguments + [limit, offset]))
         }
         // One term, or lyrics: FTS5 ranks (see `SearchRanking` for why several terms are ranked here instead).
         guard let ranking, ranking.terms > 1 else {
-            let total = try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(*) FROM \(from)\(filter)"), arguments: StatementArguments(arguments)) ?? 0
+            let total = try count()
             guard total > offset, limit > 0 else { return ([], total) }
             return (try libraryOrder(total <= rankLimit ? "\(plan.fts).rank, \(rowid)" : rowid), total)
         }
         // ORDER BY the index's rowid is the order FTS5 returns matches in: no sorting.
-        let first = try Int64.fetchAll(try db.cachedStatement(sql: "\(select) ORDER BY \(rowid) LIMIT ?"),
+        let first = try Int64.fetchAll(db.cachedStatement(sql: "\(select) ORDER BY \(rowid) LIMIT ?"),
                                        arguments: StatementArguments(arguments + [rankLimit + 1]))
         if first.count <= rankLimit {
             guard first.count > offset, limit > 0 else { return ([], first.count) }
@@ -294,7 +300,7 @@ extension LibraryStore {
             return (Array(ordered.dropFirst(offset).prefix(limit)), first.count)
         }
         // Counting from where the first pass stopped (`rowid > ?`) is slower in FTS5 than counting them all again.
-        let total = try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(*) FROM \(from)\(filter)"), arguments: StatementArguments(arguments)) ?? 0
+        let total = try count()
         guard total > offset, limit > 0 else { return ([], total) }
         if offset + limit <= first.count { return (Array(first[offset..<(offset + limit)]), total) }
         return (try libraryOrder(rowid), total)
@@ -302,14 +308,14 @@ extension LibraryStore {
 
     /// `ids` best first: their ranked columns read by rowid from the index's own copy of its text (FTS5's
     /// `<table>_content`: `id`, then `c0`, `c1`, … in column order; a primary-key lookup each, half the cost of FTS5's
-    /// own rowid lookup) and scored as they are read, without copying the text. The ids go in as one JSON array, so
-    /// the statement is prepared once per connection rather than once per search with a thousand arguments.
+    /// own rowid lookup) and scored as they are read, without copying the text. The ids go in as one JSON array
+    /// (`idList`).
     private static func rank(_ ids: [Int64], _ plan: GroupPlan, _ ranking: SearchRanking, _ db: Database) throws -> [Int64] {
         let columns = plan.ranked.indices.map { "c\($0)" }.joined(separator: ", ")
         let statement = try db.cachedStatement(sql: """
             SELECT id, \(columns) FROM \(plan.fts)_content WHERE id IN (SELECT value FROM json_each(?))
             """)
-        let rows = try Row.fetchCursor(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        let rows = try Row.fetchCursor(statement, arguments: [idList(ids)])
         var ranker = SearchRanking.Ranker(ranking, capacity: ids.count)
         while let row = try rows.next() {
             for column in plan.ranked.indices {
@@ -320,13 +326,18 @@ extension LibraryStore {
         return ranker.ordered()
     }
 
-    /// Rows for `ids` in the order given (`sql` ends in `WHERE … IN`). The ids go as one JSON array, so the statement's
-    /// text is the same whatever their number and it is prepared once per connection: preparing these joins anew (and
-    /// GRDB working out each one's tables) was a quarter of a search's time at 100,000 tracks (Benchmarks/README.md).
+    /// `ids` as one JSON array, for `IN (SELECT value FROM json_each(?))`: the statement's text is then the same whatever
+    /// their number, so it is prepared once per connection. Preparing the result joins anew for each list (and GRDB
+    /// working out each one's tables) was a quarter of a search's time at 100,000 tracks (Benchmarks/README.md).
+    static func idList(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// Rows for `ids` in the order given (`sql` ends in `WHERE … IN`).
     static func fetch(_ ids: [Int64], _ sql: String, _ db: Database, suffix: String = "") throws -> [Row] {
         guard !ids.isEmpty else { return [] }
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "\(sql) (SELECT value FROM json_each(?))\(suffix)"), arguments: [list])
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "\(sql) (SELECT value FROM json_each(?))\(suffix)"),
+                                    arguments: [idList(ids)])
         let byID = Dictionary(rows.map { (($0["id"] as Int64?) ?? 0, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }
     }
