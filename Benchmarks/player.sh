@@ -124,6 +124,7 @@ for i in 1 2 3 4; do
     rm -f "$WORK/t$i.wav"
 done
 MPD_URI="bench-artist/bench-album/01-track.flac"
+MPD_ALBUM="bench-artist/bench-album"
 
 # --- Private PulseAudio server with a null sink (Shared reference toolchain.md, section 3) ----------
 PA_DIR="$WORK/pa"
@@ -226,6 +227,11 @@ mpd_latency() {
     runs="$(python3 Benchmarks/play_latency.py mpd "$MPD_PORT" "$RUNS" "$GAP" "$MPD_URI")" || die "the MPD latency run failed"
     LAT_MEDIAN[mpd-$output]="$(median "$runs")"
     LAT_P95[mpd-$output]="$(p95 "$runs")"
+    log "  ms:$runs"
+    log "MPD, output $output: $RUNS command lists clear + add the album + play (+1 warm-up)"
+    runs="$(python3 Benchmarks/play_latency.py mpd-album "$MPD_PORT" "$RUNS" "$GAP" "$MPD_ALBUM")" || die "the MPD latency run failed"
+    LAT_MEDIAN[mpdalbum-$output]="$(median "$runs")"
+    LAT_P95[mpdalbum-$output]="$(p95 "$runs")"
     log "  ms:$runs"
     stop_recorder
 }
@@ -423,32 +429,33 @@ echo "- library: 1 album, 4 FLAC tracks of 60 s, 44.1 kHz 16-bit stereo (sox + f
 echo
 echo "## Play latency: HTTP play command to the first chunk written to the output"
 echo
-echo "Both measured by one client, Benchmarks/play_latency.py: from just before"
-echo "\`POST /api/v1/queue/play-album {\"albumID\":1}\` is sent until \`GET /api/v1/player\` first reports"
-echo "\`state == playing\` and \`elapsed > 0\` (elapsed counts the frames the engine has written, so > 0 means"
-echo "its first 4096-frame chunk is written), polled every 1 ms over a fresh connection."
-echo "MPD: \`play\` after \`add\` of the first track, polling the protocol's \`status\` until"
-echo "\`state: play\` with \`elapsed > 0\`. Median and p95 of $RUNS runs after one warm-up, milliseconds;"
-echo "ratio = MPD median / Crate median (> 1: Crate is faster)."
+echo "Both measured by one client, Benchmarks/play_latency.py: from just before the command is sent until the"
+echo "daemon first reports a sample written (crated: \`GET /api/v1/player\` with \`state == playing\` and"
+echo "\`elapsed > 0\`, elapsed counting the frames the engine has written; MPD: \`status\` with \`state: play\` and"
+echo "\`elapsed > 0\`), polled every 1 ms over a fresh connection. Median and p95 of $RUNS runs after one warm-up,"
+echo "milliseconds; ratio = Crate median / MPD median (< 1: Crate is faster). Two pairs doing the same work:"
 echo
-echo "Crate, queue held: \`POST /api/v1/player/play {\"index\":1}\` on the album queued once, as MPD's \`play\` on"
-echo "the track it holds; ratio held = MPD median / that median."
+echo "- **album**: replace the queue with the album and play it. Crate \`POST /api/v1/queue/play-album"
+echo "  {\"albumID\":1}\`; MPD one command list \`clear\`, \`add \"$MPD_ALBUM\"\`, \`play\`."
+echo "- **held**: \`play\` on the queue the daemon holds. Crate \`POST /api/v1/player/play {\"index\":1}\` on the album"
+echo "  queued once; MPD \`play\` after an untimed \`clear\` and \`add\` of the first track."
 echo
-echo "| output | Crate median | Crate p95 | MPD median | MPD p95 | ratio | Crate median, queue held | ratio held |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| output | Crate album | p95 | MPD album | p95 | ratio album | Crate held | MPD held | p95 | ratio held |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 declare -A OUTPUT_LABEL=([null]="null" [wav]="wav (file in the data folder)" [pulse]="pulse (null sink, nothing else attached)"
                          [pulse20]="pulse (null sink + a 20 ms monitor recorder)")
 for output in "${OUTPUT_LIST[@]}"; do
-    cm=${LAT_MEDIAN[crate-$output]} cp=${LAT_P95[crate-$output]}
-    mm="-" mp="-"
-    if ((USE_MPD)) && [[ "$output" != wav ]]; then mm=${LAT_MEDIAN[mpd-$output]} mp=${LAT_P95[mpd-$output]}; fi
-    hm=${LAT_MEDIAN[held-$output]}
-    echo "| ${OUTPUT_LABEL[$output]} | $cm | $cp | $mm | $mp | $(ratio "$mm" "$cm") | $hm | $(ratio "$mm" "$hm") |"
+    cm=${LAT_MEDIAN[crate-$output]} cp=${LAT_P95[crate-$output]} hm=${LAT_MEDIAN[held-$output]}
+    mm="-" mp="-" am="-" ap="-"
+    if ((USE_MPD)) && [[ "$output" != wav ]]; then
+        mm=${LAT_MEDIAN[mpd-$output]} mp=${LAT_P95[mpd-$output]} am=${LAT_MEDIAN[mpdalbum-$output]} ap=${LAT_P95[mpdalbum-$output]}
+    fi
+    echo "| ${OUTPUT_LABEL[$output]} | $cm | $cp | $am | $ap | $(ratio "$cm" "$am") | $hm | $mm | $mp | $(ratio "$hm" "$mm") |"
 done
 echo
 echo "Each run: play, wait for the first chunk, stop, wait $GAP s. Crate's null output writes as fast as the"
-echo "decoder goes; MPD's null output keeps real time. MPD has no WAV-file output to compare with. The"
-echo "Crate time includes replacing the queue with the album. A PulseAudio null sink with nothing else"
+echo "decoder goes; MPD's null output keeps real time. MPD has no WAV-file output to compare with. A"
+echo "PulseAudio null sink with nothing else"
 echo "attached renders in 2 s blocks, so a blocking write can stall for up to 2 s; with the 20 ms"
 echo "recorder on its monitor it runs in 20 ms blocks, closer to a sound card."
 echo
@@ -520,6 +527,7 @@ if [[ -n "$KV_OUT" ]]; then
             echo "held_${output}_median_ms=${LAT_MEDIAN[held-$output]:--}"
             echo "mpd_${output}_median_ms=${LAT_MEDIAN[mpd-$output]:--}"
             echo "mpd_${output}_p95_ms=${LAT_P95[mpd-$output]:--}"
+            echo "mpd_album_${output}_median_ms=${LAT_MEDIAN[mpdalbum-$output]:--}"
         done
         for state in idle playing stopped; do
             read -r r _ <<<"${RSS[crate-$state]:--}"; echo "crate_${state}_rss_mib=$r"
