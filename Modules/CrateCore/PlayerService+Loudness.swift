@@ -60,10 +60,9 @@ extension PlayerService {
         return false
     }
 
-    /// The gain of the item at the output, or what the current entry would get when nothing plays.
-    func currentLoudness() throws -> LoudnessDecision? {
+    /// The gain of the item at the output, or what the current entry (`entry`, as read now) would get when nothing plays.
+    func currentLoudness(entry: QueueEntry?) throws -> LoudnessDecision? {
         if let token = currentToken, let decision = applied[token] { return decision }
-        guard let current, let fresh = try store.queueEntry(id: current.id) else { return nil }
-        return try loudnessDecision(for: fresh)
+        return try entry.map(loudnessDecision(for:))
     }
 }

@@ -50,8 +50,9 @@ extension PlayerService {
 
     /// Marks a status whose entry is a preview: `preview`, the catalog album, and the preview's own length once the
     /// decoder knows it (the track keeps the song's full length, as the catalog gives it).
-    func markPreview(_ status: inout PlayerStatus) throws {
-        guard let track = status.entry?.track, let album = try previewAlbum(of: track) else { return }
+    /// `album` is the entry's catalog album, read with it (`LibraryStore.playerView`).
+    func markPreview(_ status: inout PlayerStatus, album: String?) {
+        guard let album, status.entry != nil else { return }
         status.preview = true
         status.catalogAlbumID = album
         if let format = status.format, let frames = format.frames, format.sampleRate > 0 {

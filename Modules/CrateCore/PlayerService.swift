@@ -113,12 +113,13 @@ public actor PlayerService {
     // MARK: - Status
 
     public func status() throws -> PlayerStatus {
-        var status = PlayerStatus(state: state, entry: try current.flatMap { try store.queueEntry(id: $0.id) }, elapsed: elapsed(),
+        let view = try store.playerView(entryID: current?.id)
+        var status = PlayerStatus(state: state, entry: view.entry, elapsed: elapsed(),
                      duration: current?.track.duration, format: format ?? current?.track.info, modes: modes,
-                     queueLength: try store.queueCount(), lastSkip: lastSkip,
+                     queueLength: view.queueLength, lastSkip: lastSkip,
                      streamTitle: current.flatMap { streamTitles[$0.track.id] }, outputError: outputError,
-                     loudness: try currentLoudness())
-        try markPreview(&status)   // a catalog song's preview says so (PlayerService+Previews.swift)
+                     loudness: try currentLoudness(entry: view.entry))
+        markPreview(&status, album: view.previewAlbum)   // a catalog song's preview says so (PlayerService+Previews.swift)
         return status
     }
 
@@ -361,10 +362,8 @@ public actor PlayerService {
     func save() {
         let snapshot = PlayerSnapshot(currentEntryID: current?.id, elapsed: state == .stopped ? 0 : elapsed(), modes: modes)
         do {
-            try store.savePlayerSnapshot(snapshot)
-            if let current, state != .stopped {
-                try store.saveTrackPosition(trackID: current.track.id, seconds: snapshot.elapsed)
-            }
+            let position = state == .stopped ? nil : current.map { (trackID: $0.track.id, seconds: snapshot.elapsed) }
+            try store.savePlayerSnapshot(snapshot, trackPosition: position)
         } catch {
             logger.error("cannot save the player state: \(ErrorText.describe(error))")
         }

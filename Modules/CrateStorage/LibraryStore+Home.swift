@@ -41,15 +41,16 @@ extension LibraryStore {
     /// Puts an item first among the recent items and keeps the newest 50. An id that is not (or no
     /// longer) in the library is ignored rather than taking a place.
     static func touchRecent(_ kind: RecentItem.Kind, _ id: Int64, _ time: Double, _ db: Database) throws {
-        guard try Int.fetchOne(db, sql: "SELECT 1 FROM \(kind.rawValue) WHERE id = ?", arguments: [id]) != nil else { return }
-        try db.execute(sql: """
+        // Prepared once per connection: every play of an album runs these (one statement per kind of item).
+        guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(kind.rawValue) WHERE id = ?"), arguments: [id]) != nil else { return }
+        try db.cachedStatement(sql: """
             INSERT INTO recent_item (kind, item_id, played_at) VALUES (?, ?, ?)
             ON CONFLICT(kind, item_id) DO UPDATE SET played_at = excluded.played_at
-            """, arguments: [kind.rawValue, id, time])
-        try db.execute(sql: """
+            """).execute(arguments: [kind.rawValue, id, time])
+        try db.cachedStatement(sql: """
             DELETE FROM recent_item WHERE (kind, item_id) NOT IN
                 (SELECT kind, item_id FROM recent_item ORDER BY played_at DESC, kind, item_id LIMIT ?)
-            """, arguments: [Home.recentItemLimit])
+            """).execute(arguments: [Home.recentItemLimit])
     }
 
     /// Recent albums, playlists and stations together, newest first; disliked albums are left out.

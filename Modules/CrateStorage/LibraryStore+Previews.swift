@@ -75,10 +75,12 @@ extension LibraryStore {
 
     /// `scheme:id` of the catalog album whose previews album `albumID` holds; nil for any other album.
     public func previewCatalogAlbum(albumID: Int64) throws -> String? {
-        try read { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT identity FROM album WHERE id = ?"), arguments: [albumID])
-                .flatMap(CatalogPreview.catalogAlbum(identity:))
-        }
+        try read { db in try Self.previewCatalogAlbum(albumID: albumID, db) }
+    }
+
+    static func previewCatalogAlbum(albumID: Int64, _ db: Database) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT identity FROM album WHERE id = ?"), arguments: [albumID])
+            .flatMap(CatalogPreview.catalogAlbum(identity:))
     }
 
     /// The artist row named `name` (shared with the library's artist of that name, whose counts leave previews out).

@@ -18,7 +18,7 @@ extension LibraryStore {
 
     public func album(id: Int64) throws -> Album? {
         try read { db in
-            try Row.fetchOne(db, sql: Self.albumSelect + " WHERE album.id = ? GROUP BY album.id", arguments: [id])
+            try Row.fetchOne(db.cachedStatement(sql: Self.albumSelect + " WHERE album.id = ? GROUP BY album.id"), arguments: [id])
                 .map(Self.album)
         }
     }
@@ -65,32 +65,27 @@ extension LibraryStore {
     /// The album's tracks in album order: disc, then track number (a corrected number counts), then file path.
     public func tracks(albumID: Int64) throws -> [Track] {
         try read { db in
-            try Row.fetchAll(db, sql: Self.trackSelect + """
+            try Row.fetchAll(db.cachedStatement(sql: Self.trackSelect + """
                  WHERE track.album_id = ?
                 ORDER BY COALESCE(COALESCE(o.disc_number, track.disc_number), 1),
                          COALESCE(o.track_number, track.track_number) IS NULL,
                          COALESCE(o.track_number, track.track_number), file.path
-                """, arguments: [albumID]).map(Self.track)
+                """), arguments: [albumID]).map(Self.track)
         }
     }
 
-    /// Which of `ids` are not tracks of the library (checked 500 at a time).
+    /// Which of `ids` are not tracks of the library (the ids go in as one JSON array: one statement, prepared once).
     public func unknownTrackIDs(_ ids: [Int64]) throws -> [Int64] {
         let wanted = Array(Set(ids))
         return try read { db in
-            var known = Set<Int64>()
-            for start in stride(from: 0, to: wanted.count, by: 500) {
-                let part = Array(wanted[start..<min(start + 500, wanted.count)])
-                let marks = Array(repeating: "?", count: part.count).joined(separator: ",")
-                known.formUnion(try Int64.fetchAll(db, sql: "SELECT id FROM track WHERE id IN (\(marks))",
-                                                   arguments: StatementArguments(part)))
-            }
+            let known = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM track WHERE id IN (SELECT value FROM json_each(?))"),
+                                               arguments: [Self.idList(wanted)]))
             return wanted.filter { !known.contains($0) }.sorted()
         }
     }
 
     public func track(id: Int64) throws -> Track? {
-        try read { db in try Row.fetchOne(db, sql: Self.trackSelect + " WHERE track.id = ?", arguments: [id]).map(Self.track) }
+        try read { db in try Row.fetchOne(db.cachedStatement(sql: Self.trackSelect + " WHERE track.id = ?"), arguments: [id]).map(Self.track) }
     }
 
     /// "#rrggbb #rrggbb" into its two colours (nil when not computed or not computable).

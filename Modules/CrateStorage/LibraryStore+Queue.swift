@@ -7,8 +7,31 @@ import GRDB
 extension LibraryStore {
     static let gap = 1024.0
 
+    /// What the player's status reads from the library (`playerView(entryID:)`).
+    public struct PlayerView: Sendable {
+        public var entry: QueueEntry?
+        public var queueLength: Int
+        /// The catalog album (`applemusic:ID`) when the entry is one of its previews.
+        public var previewAlbum: String?
+    }
+
     public func queueCount() throws -> Int {
-        try read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM queue_entry")) ?? 0 }
+        try read { db in try Self.queueCount(db) }
+    }
+
+    private static func queueCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM queue_entry")) ?? 0
+    }
+
+    /// What the player's status reads from the library, in one read: the entry `entryID` as it is now, the queue's
+    /// length, and the catalog album when the entry is a preview. A status is asked for after every command and by
+    /// polling clients; each read of its own costs about as much as its query (Benchmarks/README.md, player.sh).
+    public func playerView(entryID: Int64?) throws -> PlayerView {
+        try read { db in
+            let entry = try entryID.flatMap { try Self.entry(id: $0, db) }
+            return PlayerView(entry: entry, queueLength: try Self.queueCount(db),
+                              previewAlbum: try entry.flatMap { try Self.previewCatalogAlbum(albumID: $0.track.albumID, db) })
+        }
     }
 
     /// Entries `offset ..< offset+limit` (0-based), in queue order.
@@ -51,7 +74,7 @@ extension LibraryStore {
     @discardableResult
     public func replaceQueue(with trackIDs: [Int64], albumLock: Bool = false, playlistID: Int64? = nil) throws -> [Int64] {
         try write { db in
-            try db.execute(sql: "DELETE FROM queue_entry")
+            try db.cachedStatement(sql: "DELETE FROM queue_entry").execute()
             return try Self.insert(trackIDs, from: 0, step: Self.gap, albumLock: albumLock, playlistID: playlistID, db)
         }
     }
@@ -81,7 +104,7 @@ extension LibraryStore {
     /// Moves entry `id` so it ends up at 1-based `index`.
     public func moveQueueEntry(_ id: Int64, to index: Int) throws {
         try write { db in
-            guard try Int64.fetchOne(db, sql: "SELECT id FROM queue_entry WHERE id = ?", arguments: [id]) != nil else {
+            guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM queue_entry WHERE id = ?"), arguments: [id]) != nil else {
                 throw StoreError.query("no queue entry \(id)")
             }
             // Positions are computed as if the entry were already taken out.
@@ -163,20 +186,20 @@ extension LibraryStore {
 
     /// Positions of the entries now at `index - 1` and `index` (1-based); nil where there is none.
     static func bounds(at index: Int?, _ db: Database) throws -> (Double?, Double?) {
-        let last = try Double.fetchOne(db, sql: "SELECT MAX(position) FROM queue_entry")
+        let last = try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(position) FROM queue_entry"))
         guard let index, index >= 1 else { return (last, nil) }
-        let after = try Double.fetchOne(db, sql: "SELECT position FROM queue_entry ORDER BY position LIMIT 1 OFFSET ?",
+        let after = try Double.fetchOne(db.cachedStatement(sql: "SELECT position FROM queue_entry ORDER BY position LIMIT 1 OFFSET ?"),
                                         arguments: [index - 1])
         guard after != nil else { return (last, nil) }
         let before = index >= 2
-            ? try Double.fetchOne(db, sql: "SELECT position FROM queue_entry ORDER BY position LIMIT 1 OFFSET ?", arguments: [index - 2])
+            ? try Double.fetchOne(db.cachedStatement(sql: "SELECT position FROM queue_entry ORDER BY position LIMIT 1 OFFSET ?"), arguments: [index - 2])
             : nil
         return (before, after)
     }
 
     static func insert(_ trackIDs: [Int64], from start: Double, step: Double, albumLock: Bool, playlistID: Int64? = nil,
                        _ db: Database) throws -> [Int64] {
-        let statement = try db.makeStatement(sql: "INSERT INTO queue_entry (track_id, position, album_lock, playlist_id) VALUES (?, ?, ?, ?)")
+        let statement = try db.cachedStatement(sql: "INSERT INTO queue_entry (track_id, position, album_lock, playlist_id) VALUES (?, ?, ?, ?)")
         return try trackIDs.enumerated().map { i, track in
             try statement.execute(arguments: [track, start + step * Double(i + 1), albumLock, playlistID])
             return db.lastInsertedRowID

@@ -49,6 +49,16 @@ import Testing
         // The library's own album is no preview album.
         let library = try #require(try store.albums().first)
         #expect(try store.previewCatalogAlbum(albumID: library.id) == nil)
+        // The player's status reads the same in one read.
+        let ownTrack = try #require(try store.tracks(albumID: library.id).first)
+        let entries = try store.replaceQueue(with: [ids[1], ownTrack.id, ids[0]])
+        let preview = try store.playerView(entryID: entries[0])
+        #expect(preview.entry?.track.title == "The Pan Piper" && preview.queueLength == 3)
+        #expect(preview.previewAlbum == "applemusic:1440857781")
+        let own = try store.playerView(entryID: entries[1])
+        #expect(own.entry?.track.id == ownTrack.id && own.previewAlbum == nil && own.queueLength == 3)
+        let none = try store.playerView(entryID: nil)
+        #expect(none.entry == nil && none.previewAlbum == nil && none.queueLength == 3)
     }
 
     @Test func previewsStayOutOfTheLibrarysListsCountsSearchAndFeeds() throws {
