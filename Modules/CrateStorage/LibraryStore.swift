@@ -31,10 +31,7 @@ public final class LibraryStore: Sendable {
             // WAL with synchronous=NORMAL: a commit is an append without an fsync (the WAL is synced at
             // checkpoints), so a scan's per-folder transactions do not each wait for the disk. A power cut
             // can lose the last commits but never corrupts the database.
-            config.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                try Self.mapForReading(db)
-            }
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
             throw StoreError.cannotOpen(path: url.path, reason: Self.reason(error))
@@ -47,16 +44,6 @@ public final class LibraryStore: Sendable {
             throw StoreError.migrationFailed(path: url.path, reason: Self.reason(error))
         }
     }
-
-    /// Reads pages through a memory map instead of `pread` into each connection's 2 MB page cache: a search at
-    /// 100,000 tracks touches pages all over a 150 MB file, and the kernel's page cache is shared by every reader
-    /// connection. Writes still go through the WAL; only pages a read touches become resident.
-    private static func mapForReading(_ db: Database) throws {
-        try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
-    }
-
-    /// 1 GiB of address space; SQLite maps no more than the file's size.
-    static let mappedBytes = 1 << 30
 
     private static func openReadOnly(_ url: URL) throws -> any DatabaseWriter {
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -74,7 +61,6 @@ public final class LibraryStore: Sendable {
             var config = Configuration()
             config.readonly = true
             config.busyMode = .timeout(5)
-            config.prepareDatabase { db in try Self.mapForReading(db) }
             queue = try DatabaseQueue(path: url.path, configuration: config)
         } catch {
             throw StoreError.cannotOpen(path: url.path, reason: reason(error))

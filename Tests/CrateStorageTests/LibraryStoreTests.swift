@@ -1,5 +1,5 @@
 import CrateDomain
-@testable import CrateStorage
+import CrateStorage
 import CrateTestSupport
 import Foundation
 import GRDB
@@ -31,17 +31,6 @@ import Testing
     @Test func databaseIsAFileInWALMode() throws {
         let mode = try DatabaseQueue(path: store.path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
-    }
-
-    /// Reads go through a memory map (search at 100,000 tracks: Benchmarks/README.md), for the daemon's pool and for
-    /// a command's read-only connection alike.
-    @Test func everyConnectionReadsThroughAMemoryMap() throws {
-        try store.save(batch("/m/x", [TrackTags(title: "a", artist: "A", album: "B")]))
-        let readOnly = try LibraryStore(url: URL(fileURLWithPath: store.path), access: .readOnly)
-        for opened in [store, readOnly] {
-            let mapped = try opened.read { try Int.fetchOne($0, sql: "PRAGMA mmap_size") }
-            #expect(mapped == LibraryStore.mappedBytes, "\(opened.path)")
-        }
     }
 
     @Test func twoGreatestHitsByDifferentArtistsStayApart() throws {
