@@ -22,7 +22,8 @@
 #       daemon memory (crated vs MPD started on that library, VmRSS once quiet)
 #   search.sh --tracks 100000                crated's GET /api/v1/search over one keep-alive connection, p99 per
 #                                            1, 2 and 3 words; MPD's `search any` on the same queries beside it
-#   player.sh --outputs pulse,pulse20        play latency on a private PulseAudio (null sink), crated vs MPD
+#   player.sh --outputs pulse,pulse20        play latency on a private PulseAudio (null sink), crated vs MPD: `play` on
+#                                            the queue held, and the queue replaced by an album and played
 #   mpd.sh --idle-clients 200                200 clients in `idle`, one change, until the last is answered
 #   web.sh --albums 10000 --fresh-import     the first screen in Chromium right after an import (cold) and warm,
 #                                            and the sizes of the wall/more answers while scrolling
