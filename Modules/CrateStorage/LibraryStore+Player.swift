@@ -19,7 +19,7 @@ extension LibraryStore {
     }
 
     /// Saves the snapshot and, when given, the position in that track, in one transaction (the player saves after
-    /// every play command: one commit instead of two is a third of a millisecond off each).
+    /// every play command: one commit instead of two).
     public func savePlayerSnapshot(_ snapshot: PlayerSnapshot, trackPosition: (trackID: Int64, seconds: Double)? = nil,
                                    at date: Date = Date()) throws {
         let modes = String(decoding: try JSONEncoder().encode(snapshot.modes), as: UTF8.self)

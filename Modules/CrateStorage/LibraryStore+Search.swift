@@ -230,10 +230,12 @@ extension LibraryStore {
                 SELECT id FROM album WHERE identity = ? UNION SELECT id FROM album WHERE identity GLOB ?
                 """), arguments: [Station.albumIdentity, CatalogPreview.identityPrefix + "*"])
             guard !albums.isEmpty else { return Hidden(albums: [], artists: []) }
+            // The ids as one JSON array (`idList`): the cached statement's text stays the same as hidden albums come.
             let artists = try Int64.fetchAll(db.cachedStatement(sql: """
-                SELECT artist.id FROM artist WHERE artist.id IN (SELECT artist_id FROM album WHERE id IN (\(list(albums))))
+                SELECT artist.id FROM artist
+                WHERE artist.id IN (SELECT artist_id FROM album WHERE id IN (SELECT value FROM json_each(?)))
                 AND \(hiddenOnlyArtist)
-                """))
+                """), arguments: [idList(albums)])
             return Hidden(albums: albums, artists: artists)
         }
 
