@@ -195,7 +195,7 @@ let package = Package(
         // The front ends in process: the seam (a fake front end added by one line), the MPD session fed lines.
         tests("FrontEndTests", ["CrateCore", "CrateFeeds", "CratePlugins", "CrateAPI", "CrateClient", "MPDFrontEnd", "HTTPFrontEnd",
                                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
-                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),
         // The OpenSubsonic API in process: the envelope in XML and JSON, the ways to sign in, the error codes, the endpoints.
         tests("SubsonicTests", ["CrateCore", "CratePlugins", "SubsonicFrontEnd", .product(name: "Hummingbird", package: "hummingbird"),
                                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto")]),

@@ -5,6 +5,8 @@ import CrateFeeds
 import CratePlugins
 import CrateTestSupport
 import Foundation
+import NIOCore
+import Synchronization
 import Testing
 
 /// The MPD front end in this process, no daemon and no socket: request lines fed to an `MPDSession` over a real
@@ -45,8 +47,10 @@ import Testing
         let runtime = try oneAlbumRuntime("crate-mpd-session")
         let player = try await PlayerService.start(runtime: runtime)
         let jobs = LibraryJobs(library: runtime.library, events: runtime.events)
-        var session = MPDSession(commands: MPDFrontEnd.commands(runtime, player, jobs), settings: MPDSettings())
-        func say(_ line: String) async -> String { String(decoding: await session.take(.line(line)).bytes, as: UTF8.self) }
+        let written = Mutex<[String]>([])
+        let idle = MPDIdle { answer in written.withLock { $0.append(String(buffer: answer)) } }
+        var session = MPDSession(commands: MPDFrontEnd.commands(runtime, player, jobs), settings: MPDSettings(), idle: idle)
+        func say(_ line: String) async -> String { String(decoding: await session.take(line).bytes, as: UTF8.self) }
 
         #expect(await say("status").contains("state: stop\n"))
         #expect(await say("findadd \"(album == \\\"A\\\")\"") == "OK\n")
@@ -65,9 +69,25 @@ import Testing
             return nil
         }
         #expect(first == .queue(.removedRange(1...2)))
-        // idle waits; a change the server feeds ends it.
-        #expect(await say("idle playlist").isEmpty)
-        #expect(String(decoding: await session.take(.changed("playlist")).bytes, as: UTF8.self) == "changed: playlist\nOK\n")
+        // idle waits: a change it does not wait for is kept, one it waits for is answered by the connection's MPDIdle
+        // (once, with both, as MPD does: an idle that ends reports every pending change it waits for).
+        #expect(await say("idle playlist player").isEmpty)
+        var answers: [Set<String>: ByteBuffer] = [:]
+        idle.changed(["mixer"], answers: &answers)
+        #expect(written.withLock { $0 }.isEmpty)
+        idle.changed(["playlist"], answers: &answers)
+        idle.changed(["player"], answers: &answers)
+        #expect(written.withLock { $0 } == ["changed: playlist\nOK\n"])
+        // The player change came after the idle ended: the next idle reports it at once; the mixer change was dropped
+        // with the idle that ended (MPD drops every pending change then).
+        #expect(await say("idle") == "changed: player\nOK\n")
+        // noidle ends a waiting idle with a bare OK; a noidle with no idle waiting is not answered.
+        #expect(await say("idle").isEmpty)
+        #expect(await say("noidle") == "OK\n")
+        #expect(await say("noidle").isEmpty)
+        // Anything but noidle while idle ends the connection.
+        #expect(await say("idle").isEmpty)
+        #expect(await session.take("status").close)
         await player.shutdown()
     }
 }

@@ -1,31 +1,30 @@
 import CrateCore
 import CrateDomain
+import NIOCore
 import Synchronization
 
-/// The daemon's events as MPD's idle subsystems, worked out once per event and handed to every connection's input.
-/// Each connection used to hold an event subscription of its own and a task that turned every event into
-/// subsystems: with 200 clients in `idle`, one change woke 200 tasks to do the same work before any answer was
-/// written (Benchmarks/mpd.sh, issue 30). One subscription for the front end also keeps the playlist version and
-/// the database snapshot current before any client hears of the change.
+/// The daemon's events as MPD's idle subsystems, worked out once per event and handed to every connection's
+/// `MPDIdle`, which answers a waiting client there and then. One subscription for the front end also keeps the
+/// playlist version and the database snapshot current before any client hears of the change.
 final class MPDIdleHub: Sendable {
-    private struct Inputs {
+    private struct Idles {
         var next: UInt64 = 0
-        var feeds: [UInt64: AsyncStream<MPDInput>.Continuation] = [:]
+        var all: [UInt64: MPDIdle] = [:]
     }
 
-    private let inputs = Mutex(Inputs())
+    private let idles = Mutex(Idles())
 
-    /// Hands the changes to `feed` until `remove` is called with the answer.
-    func add(_ feed: AsyncStream<MPDInput>.Continuation) -> UInt64 {
-        inputs.withLock { s in
+    /// Hands the changes to `idle` until `remove` is called with the answer.
+    func add(_ idle: MPDIdle) -> UInt64 {
+        idles.withLock { s in
             s.next += 1
-            s.feeds[s.next] = feed
+            s.all[s.next] = idle
             return s.next
         }
     }
 
     func remove(_ id: UInt64) {
-        _ = inputs.withLock { $0.feeds.removeValue(forKey: id) }
+        _ = idles.withLock { $0.all.removeValue(forKey: id) }
     }
 
     /// Runs until the task is cancelled: `before` sees each event first (versions, caches), then every connection
@@ -35,10 +34,9 @@ final class MPDIdleHub: Sendable {
             let subsystems = MPDSession.subsystems(of: event)
             before(event, subsystems)
             guard !subsystems.isEmpty else { continue }
-            let feeds = inputs.withLock { Array($0.feeds.values) }
-            for feed in feeds {
-                for subsystem in subsystems { feed.yield(.changed(subsystem)) }
-            }
+            let all = idles.withLock { Array($0.all.values) }
+            var answers: [Set<String>: ByteBuffer] = [:]
+            for idle in all { idle.changed(subsystems, answers: &answers) }
         }
     }
 }

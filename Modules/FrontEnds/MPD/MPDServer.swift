@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 
 /// crated's MPD protocol front end (Docs/MPD.md): a SwiftNIO listener on `mpd.address`; each connection is a
-/// `MPDSession` fed by its request lines and the daemon's events (for `idle`).
+/// `MPDSession` fed by its request lines, with an `MPDIdle` the daemon's changes reach (for `idle`).
 struct MPDServer: Sendable {
     let settings: MPDSettings
     let commands: MPDCommands
@@ -51,7 +51,7 @@ struct MPDServer: Sendable {
                             try? await connection.channel.close()
                             continue
                         }
-                        group.addTask {
+                        group.addTask(executorPreference: EventLoopTaskExecutor(connection.channel.eventLoop)) {
                             defer { open.leave() }
                             await handle(connection, hub: hub)
                         }
@@ -65,23 +65,24 @@ struct MPDServer: Sendable {
 
     private func handle(_ connection: NIOAsyncChannel<String, ByteBuffer>, hub: MPDIdleHub) async {
         do {
-            try await connection.executeThenClose { inbound, outbound in
-                let (inputs, feed) = AsyncStream.makeStream(of: MPDInput.self)
-                let registration = hub.add(feed)
-                let reader = Task {
-                    do { for try await line in inbound { feed.yield(.line(line)) } } catch {}
-                    feed.yield(.end)
+            try await connection.executeThenClose { inbound, _ in
+                // Everything the connection is sent, answers and idle answers alike, is queued on its event loop in the
+                // order it is made (see `MPDIdle`).
+                let channel = connection.channel
+                let idle = MPDIdle { answer in channel.eventLoop.execute { channel.writeAndFlush(answer, promise: nil) } }
+                let registration = hub.add(idle)
+                defer { hub.remove(registration) }
+                /// Waits until the bytes are written: a client that does not read holds its own connection back.
+                func send(_ buffer: ByteBuffer) async throws {
+                    let written = channel.eventLoop.makePromise(of: Void.self)
+                    channel.eventLoop.execute { channel.writeAndFlush(buffer, promise: written) }
+                    try await written.futureResult.get()
                 }
-                defer {
-                    reader.cancel()
-                    hub.remove(registration)
-                    feed.finish()
-                }
-                var session = MPDSession(commands: commands, settings: settings)
-                try await outbound.write(ByteBuffer(string: "OK MPD \(MPDSession.protocolVersion)\n"))
-                for await input in inputs {
-                    let reply = await session.take(input)
-                    if !reply.bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: reply.bytes)) }
+                var session = MPDSession(commands: commands, settings: settings, idle: idle)
+                try await send(ByteBuffer(string: "OK MPD \(MPDSession.protocolVersion)\n"))
+                for try await line in inbound {
+                    let reply = await session.take(line)
+                    if !reply.bytes.isEmpty { try await send(ByteBuffer(bytes: reply.bytes)) }
                     if reply.close { break }
                 }
             }

@@ -1,15 +1,9 @@
 import CrateCore
 import CrateDomain
 
-/// What reaches a connection: a request line, a change in the daemon, or the client's end.
-enum MPDInput: Sendable {
-    case line(String)
-    case changed(String)
-    case end
-}
-
-/// One client's conversation: command lists, the password, `idle`/`noidle`, `binarylimit`. It turns each input into
-/// the bytes to send back (text, and raw picture bytes for `albumart`); `close` ends the connection.
+/// One client's conversation: command lists, the password, `idle`/`noidle`, `binarylimit`. It turns each request line
+/// into the bytes to send back (text, and raw picture bytes for `albumart`); `close` ends the connection. The changes an
+/// `idle` waits for reach the connection's `MPDIdle`, which answers the idle itself.
 struct MPDSession {
     /// The protocol version in the greeting: the MPD release whose replies Crate follows.
     static let protocolVersion = "0.23.5"
@@ -25,14 +19,12 @@ struct MPDSession {
     /// The commands of an open command list, and whether each is answered with `list_OK`.
     private var list: [String]?
     private var listOK = false
-    /// While idle: the subsystems waited for (empty: all).
-    private var idle: Set<String>?
-    /// Changes not yet reported by an `idle`.
-    private var pending: Set<String> = []
+    let idle: MPDIdle
 
-    init(commands: MPDCommands, settings: MPDSettings) {
+    init(commands: MPDCommands, settings: MPDSettings, idle: MPDIdle) {
         self.commands = commands
         self.settings = settings
+        self.idle = idle
         authorized = settings.password == nil
     }
 
@@ -57,24 +49,14 @@ struct MPDSession {
         }
     }
 
-    mutating func take(_ input: MPDInput) async -> (bytes: [UInt8], close: Bool) {
-        switch input {
-        case .end:
-            return ([], true)
-        case .changed(let subsystem):
-            pending.insert(subsystem)
-            return (idle == nil ? [] : Array(reportIdle().utf8), false)
-        case .line(let line):
-            if idle != nil {
-                // Only noidle may come while idle; MPD drops a client that sends anything else.
-                guard line == "noidle" else { return ([], true) }
-                let wanted = idle ?? []
-                idle = nil
-                return (Array((changedLines(wanted, ending: true) + "OK\n").utf8), false)
-            }
-            if list != nil { return await takeListLine(line) }
-            return await takeCommand(line)
+    mutating func take(_ line: String) async -> (bytes: [UInt8], close: Bool) {
+        if idle.isWaiting {
+            // Only noidle may come while idle; MPD drops a client that sends anything else.
+            guard line == "noidle" else { return ([], true) }
+            return (Array((idle.end() ?? "").utf8), false)
         }
+        if list != nil { return await takeListLine(line) }
+        return await takeCommand(line)
     }
 
     private mutating func takeCommand(_ line: String) async -> (bytes: [UInt8], close: Bool) {
@@ -97,8 +79,7 @@ struct MPDSession {
             if let unknown = wanted.first(where: { !Self.subsystems.contains($0) }) {
                 return (Array(MPDError(.argument, "Unrecognized idle event: \(unknown)").line(command: name, index: 0).utf8), false)
             }
-            idle = wanted
-            return (Array(reportIdle().utf8), false)
+            return (Array((idle.wait(for: wanted) ?? "").utf8), false)
         case "noidle":
             // Not idle (or idle already answered): MPD answers nothing, and ncmpcpp counts on that.
             return ([], false)
@@ -161,23 +142,5 @@ struct MPDSession {
 
     private static func permission(_ name: String) -> MPDError {
         MPDError(.permission, "you don't have permission for \"\(name)\"")
-    }
-
-    /// The end of an idle when a change it waits for is pending: `changed:` lines and `OK`; else nothing yet.
-    private mutating func reportIdle() -> String {
-        guard let wanted = idle else { return "" }
-        let lines = changedLines(wanted)
-        guard !lines.isEmpty else { return "" }
-        idle = nil
-        return lines + "OK\n"
-    }
-
-    /// `changed:` lines for the pending changes among `wanted` (all when empty). When there are some, or the idle is
-    /// `ending` (noidle), nothing stays pending.
-    private mutating func changedLines(_ wanted: Set<String>, ending: Bool = false) -> String {
-        let hits = wanted.isEmpty ? pending : pending.intersection(wanted)
-        // As MPD: an idle that ends drops every pending change, also those it did not wait for.
-        if !hits.isEmpty || ending { pending = [] }
-        return hits.sorted().map { "changed: \($0)\n" }.joined()
     }
 }
