@@ -136,8 +136,9 @@ public actor PlayerService {
     /// where the pointer is (the first entry when there is none).
     public func play(index: Int? = nil) throws {
         if let index {
-            let count = try store.queueCount()
-            guard let entry = try store.queueEntry(at: index) else { throw PlayerError.noSuchEntry(index: index, count: count) }
+            guard let entry = try store.queueEntry(at: index) else {
+                throw PlayerError.noSuchEntry(index: index, count: try store.queueCount())
+            }
             return try start(entry, at: 0)
         }
         if state == .paused, engine.position()?.item.token == currentToken, currentToken != nil {
