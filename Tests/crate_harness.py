@@ -18,9 +18,20 @@ CHROMIUM = os.environ.get("CRATE_CHROMIUM", "/usr/bin/chromium")
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count):
+    """`count` different free ports: the sockets stay bound until all are picked (two picks one after the other
+    can get the same port back, and crated's HTTP and MPD front ends then fight over it)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 def wait_until(what, condition, seconds=60.0):
@@ -109,10 +120,10 @@ class Crate:
 
     def start(self, extra=None, mpd=False):
         """Starts crated on a free HTTP port; with `mpd`, its MPD front end on another free port (`mpd_port`)."""
-        self.port = free_port()
+        self.port, mpd_port = free_ports(2)
         env = dict(self.env, CRATE_HTTP_ADDRESS=f"127.0.0.1:{self.port}")
         if mpd:
-            self.mpd_port = free_port()
+            self.mpd_port = mpd_port
             env["CRATE_MPD_ADDRESS"] = f"127.0.0.1:{self.mpd_port}"
         env.update(extra or {})
         wait_for_binary("crated")

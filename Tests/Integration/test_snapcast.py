@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from crate_harness import Crate, free_port, make_track, stop_process, wait_until
+from crate_harness import Crate, free_port, free_ports, make_track, stop_process, wait_until
 
 RATE = 48000
 FRAME = 4  # bytes: 16-bit stereo
@@ -60,7 +60,7 @@ class SnapServer:
     """snapserver on private loopback ports with its state in `folder`, reading `fifo` (made by it, mode=create)."""
 
     def __init__(self, folder: Path, fifo: Path):
-        self.stream_port, self.control_port = free_port(), free_port()
+        self.stream_port, self.control_port = free_ports(2)
         self.log = folder / "snapserver.log"
         self.config = folder / "snapserver.conf"
         self.config.write_text(f"""[server]
