@@ -106,7 +106,7 @@ let package = Package(
 
         // Front ends: one folder each under Modules/FrontEnds with its `registration`, listed in the composition root.
         frontEnd("HTTPFrontEnd", path: "Modules/FrontEnds/HTTP", ["CrateAPI", "CZlib", .product(name: "Hummingbird", package: "hummingbird"),
-                                                .product(name: "Crypto", package: "swift-crypto")],
+                                                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOPosix", package: "swift-nio")],
                  resources: [.copy("Web")]),
         frontEnd("MPDFrontEnd", path: "Modules/FrontEnds/MPD", [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
         frontEnd("MPRISFrontEnd", path: "Modules/FrontEnds/MPRIS", ["CDBus"]),

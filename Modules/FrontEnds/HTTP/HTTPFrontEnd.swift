@@ -30,6 +30,6 @@ public enum HTTPFrontEnd {
                                  serverName: "crated",
                                  availableConnectionsDelegate: .maximum(http.maxConnections, logger: logger)),
             logger: logger)
-        return .serving(app, where: "\(settings.httpHost):\(settings.httpPort)\(http.token != nil ? ", a token is required" : "")")
+        return .serving(EventLoopServing(base: app), where: "\(settings.httpHost):\(settings.httpPort)\(http.token != nil ? ", a token is required" : "")")
     }
 }
