@@ -31,6 +31,13 @@ func frontEnd(_ name: String, path: String, _ deps: [Target.Dependency], resourc
             path: path, resources: resources, swiftSettings: strict)
 }
 
+/// The apps' link: lld with packed relative relocations (DT_RELR, glibc 2.36+) and no symbol table for the dynamic
+/// loader beyond what it needs. SwiftPM exports every symbol of an executable (40,000 in crated) and a PIE's 133,000
+/// relative relocations took 3.1 MiB as RELA: the loader read all of it at every start, 5.5-6.3 MiB of the idle
+/// daemon's memory (Benchmarks/README.md). lld ships with the Swift toolchain.
+let lean: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                           "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+
 func tests(_ name: String, _ deps: [Target.Dependency], exclude: [String] = []) -> Target {
     .testTarget(name: name, dependencies: deps + ["CrateTestSupport"], path: "Tests/\(name)", exclude: exclude, swiftSettings: strict)
 }
@@ -160,11 +167,11 @@ let package = Package(
         // The apps: the CLI, and the daemon's start-up.
         .executableTarget(name: "crate", dependencies: [
             "CrateCore", "CratePlugins", "CrateAPI", "CrateClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Apps/crate", swiftSettings: strict),
+        ], path: "Apps/crate", swiftSettings: strict, linkerSettings: lean),
         .executableTarget(name: "crated", dependencies: [
             "CrateCore", "CratePlugins", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ], path: "Apps/crated", swiftSettings: strict),
+        ], path: "Apps/crated", swiftSettings: strict, linkerSettings: lean),
 
         // Benchmarks: run by Benchmarks/run.sh next to the reference tools.
         .executableTarget(name: "crate-bench", dependencies: ["CrateCore", "CratePlugins", "CrateAudio", "CrateDomain", "CrateStorage", "NullOutput", "WAVFileOutput"], path: "Benchmarks/CrateBench",
