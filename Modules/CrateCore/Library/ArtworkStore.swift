@@ -87,10 +87,14 @@ final class ArtworkStore: Sendable {
         }
     }
 
+    /// Where the thumbnail of `record` at `size` pixels is kept once made.
+    func thumbnailURL(_ record: ArtworkRecord, size: Int) -> URL {
+        folder.appendingPathComponent("thumbs/\(size)", isDirectory: true).appendingPathComponent("\(record.hash).jpg")
+    }
+
     /// The thumbnail of `record` at `size` pixels, made once and cached on disk.
     func thumbnail(_ record: ArtworkRecord, size: Int) throws -> URL {
-        let target = folder.appendingPathComponent("thumbs/\(size)", isDirectory: true)
-            .appendingPathComponent("\(record.hash).jpg")
+        let target = thumbnailURL(record, size: size)
         if RawFileName.exists(target.path) { return target }
         let source = url(for: record)
         let data: Data

@@ -140,11 +140,26 @@ extension LibraryService {
 
     /// The artwork file, or its thumbnail at `size` pixels (made once and cached).
     public func artworkFile(hash: String, size: Int? = nil) throws -> (url: URL, mimeType: String) {
+        let record = try artworkRecord(hash)
+        guard let size else { return (artwork.url(for: record), record.mimeType) }
+        return (try artwork.thumbnail(record, size: size), "image/jpeg")
+    }
+
+    /// What `artworkFile` answers when no picture has to be decoded for it (the original, or a thumbnail made
+    /// already); nil when the thumbnail is still to be made. A server's event loop asks this first and makes
+    /// thumbnails elsewhere.
+    public func madeArtworkFile(hash: String, size: Int?) throws -> (url: URL, mimeType: String)? {
+        let record = try artworkRecord(hash)
+        guard let size else { return (artwork.url(for: record), record.mimeType) }
+        let thumbnail = artwork.thumbnailURL(record, size: size)
+        return RawFileName.exists(thumbnail.path) ? (thumbnail, "image/jpeg") : nil
+    }
+
+    private func artworkRecord(_ hash: String) throws -> ArtworkRecord {
         guard hash.count == 64, hash.allSatisfy(\.isHexDigit), let record = try store.artwork(hash: hash) else {
             throw LibraryError.notFound(path: "artwork \(hash)")
         }
-        guard let size else { return (artwork.url(for: record), record.mimeType) }
-        return (try artwork.thumbnail(record, size: size), "image/jpeg")
+        return record
     }
 
     static func size(of path: String) -> Int64 {

@@ -72,7 +72,14 @@ enum LibraryRoutes {
             guard let hash = context.parameters.get("hash") else { throw APIError(.badRequest, code: "bad_request", "no artwork hash") }
             let size = FormQuery(request).get("size", as: Int.self)
             if let size, !(16...2048).contains(size) { throw APIError(.badRequest, code: "bad_request", "size is 16–2048 pixels") }
-            let (url, mime) = try library.artworkFile(hash: hash, size: size)
+            // Making a thumbnail decodes and scales a picture (milliseconds of CPU): not on the event loop, which serves
+            // the page's other requests meanwhile (EventLoopServing).
+            let (url, mime): (URL, String)
+            if let made = try library.madeArtworkFile(hash: hash, size: size) {
+                (url, mime) = made
+            } else {
+                (url, mime) = try await withTaskExecutorPreference(globalConcurrentExecutor) { try library.artworkFile(hash: hash, size: size) }
+            }
             let data = try Data(contentsOf: url)
             return Response(status: .ok, headers: [.contentType: mime, .cacheControl: "max-age=31536000, immutable"],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -102,6 +102,11 @@ import GRDB
         let (again, _) = try runtime.library.artworkFile(hash: hash, size: 300)
         let remade = try FileManager.default.attributesOfItem(atPath: thumb.path)[.modificationDate] as? Date
         #expect(again == thumb && remade == past, "the thumbnail was made again")
+        // Asked only whether it is made (what the HTTP route does on its event loop): nil before, the file after.
+        #expect(try runtime.library.madeArtworkFile(hash: hash, size: 123) == nil)
+        let (small, _) = try runtime.library.artworkFile(hash: hash, size: 123)
+        #expect(try runtime.library.madeArtworkFile(hash: hash, size: 123)?.url == small)
+        #expect(try runtime.library.madeArtworkFile(hash: hash, size: nil)?.mimeType == "image/jpeg")
     }
 
     @Test func repairFillsMissingArtworkOnlyAndStopsAtItsCap() throws {
