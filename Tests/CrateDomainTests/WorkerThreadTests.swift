@@ -25,11 +25,17 @@ import Testing
                 let report: @Sendable (pthread_t, ObjectIdentifier) -> Void = { thread, object in
                     if let body = bodySaw.withLock({ $0 }) { continuation.resume(returning: (body, (thread, object))) }
                 }
-                // Made in the capture list: the body holds the only reference.
+                // Made in the capture list, so the body holds the only reference once this statement is over. Until
+                // then this thread may hold one of its own (a debug build copies the new object into the closure and
+                // releases the original at the statement's end): the body waits for `over`, or a worker quick enough to
+                // finish first would leave the last release to this thread (it did once, in a CI run under load).
+                let over = DispatchSemaphore(value: 0)
                 WorkerThread.start(name: "test-worker") { [witness = Witness(onRelease: report)] in
+                    over.wait()
                     bodySaw.withLock { $0 = (pthread_self(), ObjectIdentifier(Thread.current)) }
                     _ = witness
                 }
+                over.signal()
             }
         #expect(pthread_equal(released.body.0, released.release.0) != 0, "the body's captures were released on another thread")
         #expect(released.body.1 == released.release.1,
