@@ -9,9 +9,16 @@ first its start until the daemon is up and idle, then a listener's use of it (th
 MPD status, playing an album into the null output). Start-up functions come first, the rest after them; each group
 in order of instructions spent, the busiest first.
 
-Usage: scripts/order-crated.py [--crated .build/release/crated] [--crate .build/release/crate]
-Run it after a change that moves much code around; a stale list costs nothing but memory (lld ignores names it no
-longer finds)."""
+Usage: scripts/order-crated.py [--music DIR] [--crated .build/release/crated] [--crate .build/release/crate]
+The list in the repository comes from `--music` on Benchmarks' library-3000 (imported by reference, so the launch
+rescan of its folders is in it), with the functions of a run on the default collection (copied) appended. Run it
+after a change that moves much code around; a stale list costs nothing but memory (lld ignores names it no longer
+finds).
+
+What it cannot move: Swift puts a file's private and shared functions into one `.text` section that lld moves whole
+(the standard library's alone is 1.5 MiB), so the run code spreads over 15 MiB of the binary, not 2.7.
+`-Xfrontend -function-sections` for Crate's own targets shrank that to 12.5 MiB and left idle memory where it was
+(the packages' and the toolchain's libraries hold most of it)."""
 import argparse
 import json
 import os
@@ -120,22 +127,27 @@ def main():
     parser.add_argument("--crated", default=str(ROOT / ".build/release/crated"))
     parser.add_argument("--crate", default=str(ROOT / ".build/release/crate"))
     parser.add_argument("--out", default=str(ROOT / "Apps/crated/crated.order"))
+    parser.add_argument("--music", help="a collection to import by reference (default: 20 albums made here); "
+                        "Benchmarks' library-3000 shows what a daemon with a real library runs")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="crate-order."))
     # Valgrind 3.19 cannot read the DWARF 5 of Swift's debug info: it runs a copy without it (symbols kept).
     crated = str(work / "crated")
     subprocess.run(["objcopy", "--strip-debug", args.crated, crated], check=True)
     music, home = work / "music", work / "home"
-    # The corpus generator needs mutagen: Debian's python3-mutagen is for Debian's own Python.
-    python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
-    subprocess.run([python, str(ROOT / "Benchmarks/corpus.py"), "library", "--out", str(music),
-                    "--size", "20"], check=True, stdout=subprocess.DEVNULL)
+    if args.music:
+        music = Path(args.music).resolve()
+    else:
+        # The corpus generator needs mutagen: Debian's python3-mutagen is for Debian's own Python.
+        python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+        subprocess.run([python, str(ROOT / "Benchmarks/corpus.py"), "library", "--out", str(music),
+                        "--size", "20"], check=True, stdout=subprocess.DEVNULL)
     http, mpd_port, subsonic = free_ports(3)
     env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"),
                CRATE_DATA_DIRECTORY=str(home / "data/crate"), CRATE_HTTP_ADDRESS=f"127.0.0.1:{http}",
                CRATE_MPD_ADDRESS=f"127.0.0.1:{mpd_port}", CRATE_SUBSONIC_ADDRESS=f"127.0.0.1:{subsonic}",
                CRATE_OUTPUT_PLUGIN="null")
-    subprocess.run([args.crate, "import", "--quiet", str(music)], env=env, check=True)
+    subprocess.run([args.crate, "import", "--quiet", "--mode", "reference", str(music)], env=env, check=True)
     out = work / "callgrind.out"
     daemon = subprocess.Popen(["valgrind", "--tool=callgrind", "--demangle=no", "--dump-instr=no",
                                "--separate-recs=1", f"--callgrind-out-file={out}", crated], env=env,
