@@ -217,6 +217,7 @@ let package = Package(
         // The production catalog client against a loopback server that serves the documented JSON shapes.
         // It also runs the crate and crated binaries (the CLI and daemon against the fake catalog): declared, so they are built.
         tests("AppleCatalogRESTTests", ["AppleCatalogREST", "crate", "crated", .product(name: "Hummingbird", package: "hummingbird"),
-                                        .product(name: "Crypto", package: "swift-crypto")]),
+                                        .product(name: "Crypto", package: "swift-crypto"),
+                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ]
 )

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// A loopback stand-in for api.music.apple.com, answering with the documented JSON shapes (fact sheet
 /// §2–§5, invented ids and names). Every request must carry `Authorization: Bearer <jwt>` whose ES256
@@ -65,12 +66,14 @@ final class FakeAppleMusic: Sendable {
     let state = FakeState()
     private let options: Options
     private let publicKey: Data
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(baseURL: URL, options: Options, publicKey: Data, task: Task<Void, any Error>) {
+    private init(baseURL: URL, options: Options, publicKey: Data, group: ServiceGroup, task: Task<Void, any Error>) {
         self.baseURL = baseURL
         self.options = options
         self.publicKey = publicKey
+        self.group = group
         self.task = task
     }
 
@@ -88,21 +91,24 @@ final class FakeAppleMusic: Sendable {
                               onServerRunning: { channel in await ports.set(channel.localAddress?.port ?? 0) })
         // Shutting a server down mid-request logs errors that are expected here.
         app.logger.logLevel = .critical
-        let running = app
-        let task = Task { try await running.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: app.logger))
+        let task = Task { try await group.run() }
         let port = await ports.wait()
         guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw FakeError.noPort
         }
         if options.previews != nil { options.previewBase = url.absoluteString }
-        let server = FakeAppleMusic(baseURL: url, options: options, publicKey: keys.publicKey, task: task)
+        let server = FakeAppleMusic(baseURL: url, options: options, publicKey: keys.publicKey, group: group, task: task)
         await holder.set(server)
         return server
     }
 
+    /// A graceful shutdown, not a cancellation: cancelling the server while NIO holds an accepted connection it has
+    /// not yet handed over traps in NIO ("Deinited NIOAsyncWriter without calling finish()", swift-nio#3481); it
+    /// crashed a whole `swift test` run once.
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
 
