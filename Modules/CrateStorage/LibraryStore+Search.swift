@@ -1,6 +1,7 @@
 public import CrateDomain
 import Foundation
 import GRDB
+import Synchronization
 
 /// Local search over the FTS5 index (see `SearchIndex`): one query, grouped artist → album → track →
 /// playlist → lyrics, each group ranked by bm25 (`SearchRanking` for queries of several words) or sorted as the query
@@ -98,46 +99,77 @@ extension LibraryStore {
     }
 
     /// `statements` hears every SQL statement the search runs, with its arguments (the test that guards against
-    /// statements reading whole tables: SearchStoreTests).
+    /// statements reading whole tables: SearchStoreTests), from whichever read runs it.
+    ///
+    /// The groups are independent reads, so they run on up to `searchLanes` pooled connections at once, each lane
+    /// taking the next group in `searchOrder` (tracks first: at 100,000 tracks they cost as much as the others
+    /// together). A search's time is then about its slowest group rather than the sum of them. Each lane reads its own
+    /// snapshot: an import committing in between can show in one group and not yet in another, as it would a moment
+    /// later anyway.
     func search(_ query: SearchQuery, text: String, groups: [SearchGroup], offset: Int, limit: Int,
-                statements: ((String) -> Void)?) throws -> SearchResults {
-        try read { db in
-            if let statements {
-                db.trace(options: .statement) { event in
-                    if case .statement(let statement) = event { statements(statement.expandedSQL) }
+                statements: (@Sendable (String) -> Void)?) throws -> SearchResults {
+        let work = Self.searchOrder.filter(groups.contains)
+        let next = Mutex(0)
+        let found = Mutex<[SearchGroup: SearchGroupResult]>([:])
+        let failure = Mutex<(any Error)?>(nil)
+        let lane: @Sendable (Int) -> Void = { _ in
+            do {
+                try self.read { db in
+                    if let statements {
+                        db.trace(options: .statement) { event in
+                            if case .statement(let statement) = event { statements(statement.expandedSQL) }
+                        }
+                    }
+                    defer { if statements != nil { db.trace(options: .statement, nil) } }
+                    let hidden = try Hidden.load(db)
+                    while failure.withLock({ $0 == nil }) {
+                        let index = next.withLock { index in defer { index += 1 }; return index }
+                        guard index < work.count else { return }
+                        let group = work[index]
+                        if let result = try Self.groupResult(group, query, hidden: hidden, offset: max(0, offset), limit: max(0, limit), db) {
+                            found.withLock { $0[group] = result }
+                        }
+                    }
                 }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
             }
-            defer { if statements != nil { db.trace(options: .statement, nil) } }
-            var results: [SearchGroupResult] = []
-            let hidden = try Hidden.load(db)
-            for group in SearchGroup.allCases where groups.contains(group) && group != .stations {
-                guard let (ids, total) = try Self.matches(group, query, hidden: hidden, offset: max(0, offset), limit: max(0, limit), db),
-                      total > 0 else { continue }
-                var result = SearchGroupResult(group: group, total: total, offset: max(0, offset))
-                switch group {
-                case .artists: result.artists = try Self.fetch(ids, Self.artistSelect + " WHERE artist.id IN", db).map(Self.artist)
-                case .albums:
-                    result.albums = try Self.fetch(ids, Self.albumSelect + " WHERE album.id IN", db, suffix: " GROUP BY album.id")
-                        .map(Self.album)
-                case .tracks: result.tracks = try Self.fetch(ids, Self.trackSelect + " WHERE track.id IN", db).map(Self.track)
-                case .playlists:
-                    result.playlists = try Self.fetch(ids, Self.playlistSelect + " WHERE playlist.id IN", db).map(Self.playlist)
-                case .lyrics: result.lyrics = try Self.lyricsHits(ids, query, db)
-                case .stations: break
-                }
-                results.append(result)
-            }
-            // Stations are few: matched by their folded names, words only (field terms are about music).
-            if groups.contains(.stations), query.fields.isEmpty, query.year == nil, query.added == nil, !query.words.isEmpty {
-                let found = try Self.stationsMatching(query.words, db)
-                if !found.isEmpty {
-                    var result = SearchGroupResult(group: .stations, total: found.count, offset: max(0, offset))
-                    result.stations = Array(found.dropFirst(max(0, offset)).prefix(max(0, limit)))
-                    results.append(result)
-                }
-            }
-            return SearchResults(query: text, scope: .local, groups: results)
         }
+        let lanes = min(work.count, Self.searchLanes)
+        if lanes > 1 { DispatchQueue.concurrentPerform(iterations: lanes, execute: lane) } else { lane(0) }
+        if let error = failure.withLock({ $0 }) { throw error }
+        let results = found.withLock { found in SearchGroup.allCases.compactMap { found[$0] } }
+        return SearchResults(query: text, scope: .local, groups: results)
+    }
+
+    /// The order lanes take groups in: the costly first, so the others fill in beside them.
+    private static let searchOrder: [SearchGroup] = [.tracks, .albums, .artists, .lyrics, .playlists, .stations]
+    /// Reads one search runs at once: the cores, at most three (more lanes than cores only wait on each other).
+    private static let searchLanes = min(3, max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// One group's page, or nil when it has no matches or the query's filters rule it out.
+    private static func groupResult(_ group: SearchGroup, _ query: SearchQuery, hidden: Hidden, offset: Int, limit: Int,
+                                    _ db: Database) throws -> SearchGroupResult? {
+        if group == .stations {
+            // Stations are few: matched by their folded names, words only (field terms are about music).
+            guard query.fields.isEmpty, query.year == nil, query.added == nil, !query.words.isEmpty else { return nil }
+            let found = try stationsMatching(query.words, db)
+            guard !found.isEmpty else { return nil }
+            var result = SearchGroupResult(group: .stations, total: found.count, offset: offset)
+            result.stations = Array(found.dropFirst(offset).prefix(limit))
+            return result
+        }
+        guard let (ids, total) = try matches(group, query, hidden: hidden, offset: offset, limit: limit, db), total > 0 else { return nil }
+        var result = SearchGroupResult(group: group, total: total, offset: offset)
+        switch group {
+        case .artists: result.artists = try fetch(ids, artistSelect + " WHERE artist.id IN", db).map(artist)
+        case .albums: result.albums = try fetch(ids, albumSelect + " WHERE album.id IN", db, suffix: " GROUP BY album.id").map(album)
+        case .tracks: result.tracks = try fetch(ids, trackSelect + " WHERE track.id IN", db).map(track)
+        case .playlists: result.playlists = try fetch(ids, playlistSelect + " WHERE playlist.id IN", db).map(playlist)
+        case .lyrics: result.lyrics = try lyricsHits(ids, query, db)
+        case .stations: break
+        }
+        return result
     }
 
     /// The ids of one page of `group`'s matches, in order, and the number of matches; nil when the

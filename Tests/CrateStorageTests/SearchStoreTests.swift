@@ -2,6 +2,7 @@ import CrateDomain
 @testable import CrateStorage
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 /// Local search over the FTS5 index of a real library database, one rule per test.
@@ -59,9 +60,10 @@ import Testing
         try saveFieldLibrary()
         // A station: the hidden streams album and its track exist, so the hidden-row lookups run too.
         _ = try store.addStation(name: "Beat Radio", url: try #require(URL(string: "http://127.0.0.1:9/beat.mp3")), artworkURL: nil)
-        var statements: [String] = []
+        let heard = Mutex<[String]>([])  // the groups' reads run side by side
         _ = try store.search(SearchQuery.parse(text, now: Self.now), text: text, groups: SearchGroup.allCases, offset: 0,
-                             limit: 5, statements: { statements.append($0) })
+                             limit: 5, statements: { sql in heard.withLock { $0.append(sql) } })
+        let statements = heard.withLock { $0 }
         #expect(statements.count >= 3, "\(statements)")
         let scan = try Regex(#"^SCAN (track|album|artist)\b(?!_fts)"#)
         for sql in statements where sql.uppercased().hasPrefix("SELECT") {
@@ -81,10 +83,10 @@ import Testing
             TrackTags(title: "Song Number \(n)", artist: "Singer", album: "Songbook", trackNumber: n)
         })
         func statements(_ text: String) throws -> [String] {
-            var statements: [String] = []
+            let heard = Mutex<[String]>([])
             _ = try store.search(SearchQuery.parse(text, now: Self.now), text: text, groups: SearchGroup.allCases, offset: 0,
-                                 limit: 5, statements: { statements.append($0) })
-            return statements
+                                 limit: 5, statements: { sql in heard.withLock { $0.append(sql) } })
+            return heard.withLock { $0 }
         }
         func on(_ table: String, _ all: [String]) -> [String] { all.filter { $0.contains("FROM \(table)") } }
 
