@@ -6,6 +6,7 @@ CRATE_MPD_TEST_SERVER=mpd the same tests run against Debian's mpd, a check of th
 The library (conftest.py): Band/Record (3 songs, a cover), Other/Tape (2 songs, no album artist tag, no cover) and
 Various Artists/Mix (2 songs by Alpha and Beta), every song 60 s long."""
 import http.server
+import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -615,3 +616,72 @@ def test_clients_editing_the_queue_at_once_each_act_on_their_own_entries(server,
     assert errors == []
     # Every client deleted what it added, and only that: the queue is what it was.
     assert [song["id"] for song in client.playlistinfo()] == base
+
+
+def test_crated_stops_cleanly_with_a_client_in_idle_and_others_connecting(crated, client):
+    """SIGTERM while one client waits in `idle` and others keep connecting: crated closes every connection, exits 0 and
+    has saved the queue. It used to stop the MPD front end by cancelling its accept loop, and NIO traps when a
+    connection it has accepted is dropped before it is handed over (swift-nio#3481): a client connecting at that
+    moment crashed crated on its way down (SIGILL), before it saved the player. A race, so this test is the storm
+    around it; the deterministic part is that idle connections are ended and the exit is clean."""
+    client.add("Band/Record")
+    waiting = socket.create_connection(("127.0.0.1", crated.port), timeout=30)
+    assert waiting.recv(64).startswith(b"OK MPD ")
+    waiting.sendall(b"idle\n")
+    stop = threading.Event()
+    greeted = [0]
+
+    def connect_again_and_again():
+        while not stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", crated.port), timeout=5) as s:
+                    if s.recv(64).startswith(b"OK MPD "):
+                        greeted[0] += 1
+            except OSError:
+                pass
+
+    storm = [threading.Thread(target=connect_again_and_again, daemon=True) for _ in range(4)]
+    for t in storm:
+        t.start()
+    process = crated.crate.process
+    try:
+        wait_until("the storm of connections to be under way", lambda: greeted[0] >= 20, seconds=30)
+        process.terminate()
+        code = process.wait(timeout=60)
+    finally:
+        stop.set()
+        for t in storm:
+            t.join(timeout=10)
+    assert code == 0, f"crated exited with {code} (log: {crated.crate.log})"
+    assert waiting.recv(64) == b"", "the client in idle was not disconnected"
+    waiting.close()
+    crated.crate.start(mpd=True)
+    again = crated.crate.mpd_port
+    with MPDSocket(again) as s:
+        assert [line for line in s.send("playlistinfo") if line.startswith("file: ")] == [f"file: {f}" for f in RECORD]
+
+
+def test_connections_past_the_limit_are_closed_and_the_rest_served(crated):
+    """`http.max_connections` bounds MPD connections too: the one past it is closed at once (no greeting), those
+    open are served on, and a place freed lets the next one in. The refused connection is closed through
+    `executeThenClose`, as NIO requires of every connection it hands over."""
+    crated.crate.stop()
+    crated.crate.start(extra={"CRATE_HTTP_MAX_CONNECTIONS": "8"}, mpd=True)
+    port = crated.crate.mpd_port
+    held = [MPDSocket(port) for _ in range(8)]
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as refused:
+            assert refused.recv(64) == b"", "a ninth connection was served"
+        assert held[0].send("ping") == ["OK"]
+        held.pop().close()
+        # The place is free once crated has seen the connection end: a bounded wait for it, not a sleep.
+        def greeted():
+            try:
+                with MPDSocket(port, timeout=5):
+                    return True
+            except OSError:
+                return False
+        wait_until("a connection to be served in the freed place", greeted, seconds=30)
+    finally:
+        for s in held:
+            s.close()

@@ -1,5 +1,6 @@
 public import CrateCore
 import CrateDomain
+import NIOCore
 import ServiceLifecycle
 
 /// The MPD protocol front end (Docs/MPD.md): mpc, ncmpcpp, MPDroid and the rest drive the same player and library as
@@ -23,7 +24,9 @@ public enum MPDFrontEnd {
         } catch {
             return .off("cannot listen on \(settings.address) (\(ErrorText.describe(error)); is MPD running?)")
         }
-        let service = ClosureService { await cancelWhenGracefulShutdown { await server.serve(listener) } }
+        let service = ClosureService {
+            await withGracefulShutdownHandler { await server.serve(listener) } onGracefulShutdown: { listener.channel.close(promise: nil) }
+        }
         return .serving(service, where: "\(settings.address)\(settings.password != nil ? ", a password is required" : "")")
     }
 

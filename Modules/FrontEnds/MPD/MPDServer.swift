@@ -16,20 +16,25 @@ struct MPDServer: Sendable {
     let maxConnections: Int
 
     typealias Listener = NIOAsyncChannel<NIOAsyncChannel<String, ByteBuffer>, Never>
+    /// The listener's connections until the accept loop claims them (see `AcceptedConnections`).
+    let accepted = AcceptedConnections()
 
     /// Binds the address; throws when it cannot (another MPD may hold port 6600).
     func bind() async throws -> Listener {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: settings.host, port: settings.port) { channel in
+            .bind(host: settings.host, port: settings.port) { [accepted] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MPDLineDecoder()))
-                    return try NIOAsyncChannel<String, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    let connection = try NIOAsyncChannel<String, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    accepted.hold(connection)
+                    return connection
                 }
             }
     }
 
-    /// Serves until the task is cancelled.
+    /// Serves until the listener is closed (the daemon's graceful shutdown, see `MPDFrontEnd`), then ends the
+    /// connections, those accepted but never handed over too (`AcceptedConnections`).
     func serve(_ listener: Listener) async {
         let open = ConnectionCount()
         let hub = MPDIdleHub()
@@ -46,9 +51,10 @@ struct MPDServer: Sendable {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { inbound in
                     for try await connection in inbound {
+                        accepted.claim(connection)
                         guard open.enter(limit: maxConnections) else {
                             logger.warning("mpd: more than \(maxConnections) connections; one refused")
-                            try? await connection.channel.close()
+                            try? await connection.executeThenClose { _, _ in }
                             continue
                         }
                         group.addTask(executorPreference: EventLoopTaskExecutor(connection.channel.eventLoop)) {
@@ -56,6 +62,12 @@ struct MPDServer: Sendable {
                             await handle(connection, hub: hub)
                         }
                     }
+                }
+                // The listener is closed: the connections end (their reads are cancelled, each closes itself), and
+                // so do those it made but never handed over.
+                group.cancelAll()
+                for connection in accepted.leftOver() {
+                    try? await connection.executeThenClose { _, _ in }
                 }
             }
         } catch {
