@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -33,25 +34,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_ports(count):
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
-
-
-def wait_until(what, condition, seconds):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            sys.exit(f"order-crated: timed out after {seconds} s waiting for {what}")
-        time.sleep(0.2)
+sys.path.insert(0, str(ROOT / "Tests"))
+from crate_harness import free_ports, wait_until  # noqa: E402 (the tests' helpers, standard library only)
 
 
 def get(port, path):
@@ -190,6 +174,7 @@ def main():
     order += sorted((n for n in later if n not in first), key=lambda n: -later[n])
     Path(args.out).write_text("".join(f"{name}\n" for name in order))
     print(f"order-crated: {len(first)} start-up functions, {len(order) - len(first)} more in use -> {args.out}")
+    shutil.rmtree(work)
 
 
 if __name__ == "__main__":
