@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from crate_harness import Crate, free_port, free_ports, make_track, stop_process, wait_until
+from crate_harness import Crate, free_ports, make_track, stop_process, wait_until
 
 RATE = 48000
 FRAME = 4  # bytes: 16-bit stereo
