@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension API {
     /// `POST users`: a new account (the first one is the owner and an admin whatever is asked).
