@@ -10,20 +10,27 @@ import Synchronization
 /// what is left when it ends, and one made later still is held until the process exits.
 final class AcceptedConnections: Sendable {
     typealias Connection = NIOAsyncChannel<String, ByteBuffer>
-    private let unclaimed = Mutex<[ObjectIdentifier: Connection]>([:])
-
-    /// Called where the listener makes the connection's channel (its initializer).
-    func hold(_ connection: Connection) {
-        unclaimed.withLock { $0[ObjectIdentifier(connection.channel)] = connection }
+    /// An admitted connection's idle, registered with the hub from the moment it was accepted.
+    struct Admission: Sendable {
+        let idle: MPDIdle
+        let registration: UInt64
     }
 
-    /// The accept loop takes the connection over.
-    func claim(_ connection: Connection) {
-        _ = unclaimed.withLock { $0.removeValue(forKey: ObjectIdentifier(connection.channel)) }
+    private let unclaimed = Mutex<[ObjectIdentifier: (connection: Connection, admission: Admission?)]>([:])
+
+    /// Called where the listener makes the connection's channel (its initializer), which also admits it (within the
+    /// connection limit) or not (nil: to be closed).
+    func hold(_ connection: Connection, _ admission: Admission?) {
+        unclaimed.withLock { $0[ObjectIdentifier(connection.channel)] = (connection, admission) }
+    }
+
+    /// The accept loop takes the connection over: its admission, nil when it is to be closed.
+    func claim(_ connection: Connection) -> Admission? {
+        unclaimed.withLock { $0.removeValue(forKey: ObjectIdentifier(connection.channel))?.admission }
     }
 
     /// Those never handed over, once the listener is closed: to be closed through `executeThenClose`.
-    func leftOver() -> [Connection] {
+    func leftOver() -> [(connection: Connection, admission: Admission?)] {
         unclaimed.withLock { held in defer { held.removeAll() }; return Array(held.values) }
     }
 }

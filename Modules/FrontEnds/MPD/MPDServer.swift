@@ -18,16 +18,31 @@ struct MPDServer: Sendable {
     typealias Listener = NIOAsyncChannel<NIOAsyncChannel<String, ByteBuffer>, Never>
     /// The listener's connections until the accept loop claims them (see `AcceptedConnections`).
     let accepted = AcceptedConnections()
+    /// The connections admitted and not yet ended.
+    let open = ConnectionCount()
+    /// The daemon's changes, for every admitted connection's `idle`.
+    let hub = MPDIdleHub()
 
     /// Binds the address; throws when it cannot (another MPD may hold port 6600).
     func bind() async throws -> Listener {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: settings.host, port: settings.port) { [accepted] channel in
+            .bind(host: settings.host, port: settings.port) { [accepted, open, hub, maxConnections] channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // Admitted (or refused), greeted and told of the daemon's changes where the connection is
+                    // accepted, on its event loop: the greeting waits for no task to start (mpc connects afresh for
+                    // every command), and no change after it is missed by the client's first `idle`.
+                    var admission: AcceptedConnections.Admission?
+                    if open.enter(limit: maxConnections) {
+                        try channel.pipeline.syncOperations.addHandler(MPDGreeting())
+                        // Everything the connection is sent, answers and idle answers alike, is queued on its event
+                        // loop in the order it is made (see `MPDIdle`).
+                        let idle = MPDIdle { answer in channel.eventLoop.execute { channel.writeAndFlush(answer, promise: nil) } }
+                        admission = .init(idle: idle, registration: hub.add(idle))
+                    }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MPDLineDecoder()))
                     let connection = try NIOAsyncChannel<String, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    accepted.hold(connection)
+                    accepted.hold(connection, admission)
                     return connection
                 }
             }
@@ -36,8 +51,6 @@ struct MPDServer: Sendable {
     /// Serves until the listener is closed (the daemon's graceful shutdown, see `MPDFrontEnd`), then ends the
     /// connections, those accepted but never handed over too (`AcceptedConnections`).
     func serve(_ listener: Listener) async {
-        let open = ConnectionCount()
-        let hub = MPDIdleHub()
         // The playlist version changes with every queue change, whoever made it; the database is read again after
         // the library changed. Both before any client hears of the change.
         let changes = Task { [events, commands] in
@@ -51,22 +64,22 @@ struct MPDServer: Sendable {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { inbound in
                     for try await connection in inbound {
-                        accepted.claim(connection)
-                        guard open.enter(limit: maxConnections) else {
+                        guard let admission = accepted.claim(connection) else {
                             logger.warning("mpd: more than \(maxConnections) connections; one refused")
                             try? await connection.executeThenClose { _, _ in }
                             continue
                         }
                         group.addTask(executorPreference: EventLoopTaskExecutor(connection.channel.eventLoop)) {
                             defer { open.leave() }
-                            await handle(connection, hub: hub)
+                            await handle(connection, admission)
                         }
                     }
                 }
                 // The listener is closed: the connections end (their reads are cancelled, each closes itself), and
                 // so do those it made but never handed over.
                 group.cancelAll()
-                for connection in accepted.leftOver() {
+                for (connection, admission) in accepted.leftOver() {
+                    if let admission { hub.remove(admission.registration) }
                     try? await connection.executeThenClose { _, _ in }
                 }
             }
@@ -75,23 +88,18 @@ struct MPDServer: Sendable {
         }
     }
 
-    private func handle(_ connection: NIOAsyncChannel<String, ByteBuffer>, hub: MPDIdleHub) async {
+    private func handle(_ connection: NIOAsyncChannel<String, ByteBuffer>, _ admission: AcceptedConnections.Admission) async {
+        defer { hub.remove(admission.registration) }
         do {
             try await connection.executeThenClose { inbound, _ in
-                // Everything the connection is sent, answers and idle answers alike, is queued on its event loop in the
-                // order it is made (see `MPDIdle`).
                 let channel = connection.channel
-                let idle = MPDIdle { answer in channel.eventLoop.execute { channel.writeAndFlush(answer, promise: nil) } }
-                let registration = hub.add(idle)
-                defer { hub.remove(registration) }
                 /// Waits until the bytes are written: a client that does not read holds its own connection back.
                 func send(_ buffer: ByteBuffer) async throws {
                     let written = channel.eventLoop.makePromise(of: Void.self)
                     channel.eventLoop.execute { channel.writeAndFlush(buffer, promise: written) }
                     try await written.futureResult.get()
                 }
-                var session = MPDSession(commands: commands, settings: settings, idle: idle)
-                try await send(ByteBuffer(string: "OK MPD \(MPDSession.protocolVersion)\n"))
+                var session = MPDSession(commands: commands, settings: settings, idle: admission.idle)
                 for try await line in inbound {
                     let reply = await session.take(line)
                     if !reply.bytes.isEmpty { try await send(ByteBuffer(bytes: reply.bytes)) }
@@ -101,6 +109,18 @@ struct MPDServer: Sendable {
         } catch {
             logger.debug("mpd: a connection ended: \(ErrorText.describe(error))")
         }
+    }
+}
+
+/// Writes the protocol's greeting as soon as the connection is active, before anything the session answers.
+private final class MPDGreeting: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: "OK MPD \(MPDSession.protocolVersion)\n")), promise: nil)
+        context.fireChannelActive()
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 }
 
@@ -128,7 +148,7 @@ struct MPDLineDecoder: ByteToMessageDecoder {
 }
 
 /// The connections open now.
-private final class ConnectionCount: @unchecked Sendable {
+final class ConnectionCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
