@@ -52,6 +52,11 @@ def page(browser, request):
     pg.on("requestfailed", lambda r: pg.failed_requests.append(f"{r.method} {r.url}: {r.failure}")
           if "/api/v1/events" not in r.url else None)
     pg.on("response", lambda r: pg.failed_requests.append(f"{r.request.method} {r.url}: {r.status}") if r.status >= 400 else None)
+    # The requests under way (the event stream aside), for tests that must not navigate away from one (see settled).
+    pg.in_flight = set()
+    pg.on("request", lambda r: pg.in_flight.add(r) if "/api/v1/events" not in r.url else None)
+    pg.on("requestfinished", lambda r: pg.in_flight.discard(r))
+    pg.on("requestfailed", lambda r: pg.in_flight.discard(r))
     yield pg
     failed = getattr(request.node, "rep_call", None)
     if failed is not None and failed.failed:

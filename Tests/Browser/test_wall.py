@@ -55,6 +55,12 @@ def page_holds(page, what, expression, seconds=20):
     wait_until(f"{what} ({expression})", lambda: page.evaluate(expression), seconds=seconds)
 
 
+def settled(page, what):
+    """Waits until the page has no request under way (navigating away aborts one, which no_problems reports). The
+    evaluate lets Playwright deliver the page's request events while this waits."""
+    wait_until(f"the page's requests to end after {what}", lambda: page.evaluate("true") and not page.in_flight)
+
+
 def no_problems(page):
     assert page.console_errors == [], page.console_errors
     assert page.failed_requests == [], page.failed_requests
@@ -155,8 +161,10 @@ def test_like_puts_it_in_favorites_and_dislike_takes_it_off_the_wall(page, daemo
     page.goto(daemon.base + f"/#/album/{liked}")
     page.get_by_role("button", name="Like", exact=True).click()
     wait_until("the favorite", lambda: any(a["id"] == liked for a in daemon.get("/api/v1/favorites")["albums"]))
-    # The page has its answer too (navigating on before that would abort its request).
+    # The page has its answer too, and what it asks again after it (the album view drawn anew asks for the
+    # playlists): navigating on before that would abort a request.
     page.wait_for_selector("#album-view button[aria-pressed='true']:has-text('Liked')")
+    settled(page, "the like")
     page.goto(daemon.base + "/")
     page.get_by_role("button", name="Favorites", exact=True).click()
     page.wait_for_selector(f"#wall li[data-album='{liked}']")
