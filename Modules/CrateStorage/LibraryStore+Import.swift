@@ -13,10 +13,12 @@ extension LibraryStore {
 
     /// Saves an import batch (the folders decided since the last save) in one transaction: upserts tracks (by TrackRef), their files, artists and
     /// albums (by album identity), relinks, import records, artwork rows and failures; clears failures of
-    /// files that now read fine. Albums left without tracks by a re-grouping are removed.
+    /// files that now read fine. Albums left without tracks by a re-grouping are removed. The search index takes the
+    /// batch's new rows at its end (`SearchIndex.pauseInserts`).
     public func save(_ batch: ImportBatch, at now: Date = Date()) throws {
         let time = now.timeIntervalSince1970
         try write { db in
+            let indexFrom = try SearchIndex.pauseInserts(db)
             var touchedAlbums = Set<Int64>()
             var albumArtwork: [Int64: String] = [:]
             for art in batch.artwork {
@@ -79,6 +81,7 @@ extension LibraryStore {
                 try db.cachedStatement(sql: "DELETE FROM album WHERE id = ? AND NOT EXISTS (SELECT 1 FROM track WHERE album_id = ?)")
                     .execute(arguments: [album, album])
             }
+            try SearchIndex.indexNewRows(since: indexFrom, db)
         }
     }
 

@@ -406,6 +406,13 @@ enum Migrations {
                 );
                 """)
         }
+        m.registerMigration("v15: an import batch indexes its new rows once, at its end") { db in
+            // The insert triggers of artists, albums and tracks pause while `search_index_paused` has its row
+            // (SearchIndex: FTS5 wrote a segment per row of an import).
+            try db.execute(sql: SearchIndex.pausedTable)
+            for table in ["artist", "album", "track"] { try db.execute(sql: "DROP TRIGGER IF EXISTS \(table)_fts_insert") }
+            try db.execute(sql: SearchIndex.pausableInsertTriggers)
+        }
         return m
     }
 }

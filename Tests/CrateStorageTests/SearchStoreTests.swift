@@ -504,6 +504,47 @@ import Testing
         #expect(try search("night").groups.isEmpty)
     }
 
+    /// Issue 30: an import batch indexes its new artists, albums and tracks once, at its end (FTS5 wrote a segment per
+    /// row through the triggers); the pause lives only inside the batch's transaction, so the triggers index every
+    /// other writer's rows as before.
+    @Test func anImportBatchIndexesItsNewRowsAtItsEnd() throws {
+        try saveFieldLibrary()
+        try store.write { db in
+            #expect(try SearchIndex.repair(db).isEmpty, "an entry was missing or stale after the import batches")
+            for table in ["artist", "album", "track"] {
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)")
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)_fts") == rows, "\(table)_fts")
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index_paused") == 0)
+            try db.execute(sql: "INSERT INTO artist (name, sort_key) VALUES ('Sun Ra Arkestra', 'sun ra arkestra')")
+        }
+        #expect(artists(try search("arkestra")) == ["Sun Ra Arkestra"])
+        // A later batch adds to the index without disturbing what is there.
+        try fx.save("/m/sunra", [TrackTags(title: "Space Is the Place", artist: "Sun Ra", album: "Space Is the Place", date: "1973")])
+        #expect(tracks(try search("space place")) == ["Space Is the Place"])
+        #expect(Set(artists(try search("sun"))) == ["Sun Ra", "Sun Ra Arkestra"])
+        #expect(albums(try search("abbey")) == ["Abbey Road"])
+    }
+
+    /// A library indexed by v14 keeps its index; from v15 its insert triggers pause during import batches alone.
+    @Test func aLibraryFromV14KeepsItsIndexAndIndexesWhatIsAddedLater() throws {
+        let url = fx.dir.appendingPathComponent("v14.sqlite")
+        do {
+            let old = try DatabaseQueue(path: url.path)
+            try Migrations.migrator.migrate(old, upTo: "v14: playlists and play queues of the household's accounts")
+            try old.write { db in
+                try db.execute(sql: "INSERT INTO artist (id, name, sort_key) VALUES (1, 'The Beatles', 'beatles')")
+            }
+            try old.close()
+        }
+        let upgraded = try LibraryStore(url: url)
+        defer { try? upgraded.pool.close() }
+        func find(_ text: String) throws -> SearchResults { try upgraded.search(SearchQuery.parse(text), text: text) }
+        #expect(artists(try find("beat")) == ["The Beatles"])
+        try upgraded.write { db in try db.execute(sql: "INSERT INTO artist (name, sort_key) VALUES ('R.E.M.', 'r.e.m.')") }
+        #expect(artists(try find("rem")) == ["R.E.M."])
+    }
+
     /// A library from before v4 has no index rows of its own: the migration fills the index and the sort keys.
     @Test func aLibraryFromBeforeTheIndexIsIndexedByTheMigration() throws {
         let url = fx.dir.appendingPathComponent("old.sqlite")
