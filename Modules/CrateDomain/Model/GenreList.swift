@@ -21,6 +21,6 @@ public enum GenreList {
     /// The values of a stored genre text: split on ";" only, since "/" and "," also occur inside single names
     /// ("R&B/Soul", "Folk, World, & Country").
     public static func values(of text: String) -> [String] {
-        text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        text.split(separator: ";").map { $0.trimming(\.isBlank) }.filter { !$0.isEmpty }
     }
 }

@@ -26,13 +26,13 @@ extension GenreTaxonomy {
     /// Every place a genre text lands (a whole tag that is a name wins over its parts: "R&B/Soul"), and the
     /// parts that land nowhere, for the diagnostics. Places keep the tag's order, without repeats.
     public static func classifyAll(_ text: String) -> (places: [GenrePlace], unmapped: [String]) {
-        let whole = text.trimmingCharacters(in: .whitespaces)
+        let whole = text.trimming(\.isBlank)
         guard !whole.isEmpty else { return ([], []) }
         if let hit = classifyExact(whole) { return ([hit], []) }
         var places: [GenrePlace] = []
         var unmapped: [String] = []
         for part in whole.split(whereSeparator: { tagSeparators.contains($0) }) {
-            let name = part.trimmingCharacters(in: .whitespaces)
+            let name = part.trimming(\.isBlank)
             guard !name.isEmpty else { continue }
             if let hit = classifyExact(name) {
                 if !places.contains(hit) { places.append(hit) }

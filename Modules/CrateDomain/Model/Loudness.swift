@@ -49,14 +49,11 @@ public struct ReplayGainTags: Sendable, Hashable, Codable {
 
     public var isEmpty: Bool { trackGain == nil && trackPeak == nil && albumGain == nil && albumPeak == nil }
 
-    /// Spaces, and the NUL terminators some ID3 writers leave in a value.
-    private static let padding = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
-
     /// "-6.48 dB", "+1.2 dB", "-6,48" (a comma from a locale-bound tagger), "-6.48": the decibels; nil when the text
     /// is not a number or the value is beyond any real gain (±60 dB).
     public static func parseGain(_ text: String) -> Double? {
-        var t = text.trimmingCharacters(in: padding).replacingOccurrences(of: ",", with: ".")
-        if t.lowercased().hasSuffix("db") { t = String(t.dropLast(2)).trimmingCharacters(in: .whitespaces) }
+        var t = text.trimming(\.isPadding).replacingOccurrences(of: ",", with: ".")
+        if t.lowercased().hasSuffix("db") { t = t.dropLast(2).trimming(\.isBlank) }
         if t.hasPrefix("+") { t.removeFirst() }
         guard let value = Double(t), value.isFinite, abs(value) <= 60 else { return nil }
         return value
@@ -64,14 +61,14 @@ public struct ReplayGainTags: Sendable, Hashable, Codable {
 
     /// "0.988" (linear, 1 = full scale); nil unless it is a positive number below 100 (a float file can exceed 1).
     public static func parsePeak(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: padding).replacingOccurrences(of: ",", with: ".")
+        let t = text.trimming(\.isPadding).replacingOccurrences(of: ",", with: ".")
         guard let value = Double(t), value.isFinite, value > 0, value < 100 else { return nil }
         return value
     }
 
     /// An Opus R128 gain: a decimal signed 16-bit integer (RFC 7845 §5.2.1), converted to a ReplayGain gain.
     public static func parseR128(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: padding)
+        let t = text.trimming(\.isPadding)
         guard let q78 = Int(t), (-32768...32767).contains(q78) else { return nil }
         return Loudness.replayGain(fromR128: q78)
     }

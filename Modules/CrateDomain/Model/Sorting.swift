@@ -42,11 +42,11 @@ public enum SortName {
     static let articles = ["the ", "a ", "an "]
 
     public static func key(_ name: String, sortTag: String? = nil) -> String {
-        if let tag = sortTag?.trimmingCharacters(in: .whitespaces), !tag.isEmpty { return fold(tag) }
-        let folded = fold(name.trimmingCharacters(in: .whitespaces))
+        if let tag = sortTag?.trimming(\.isBlank), !tag.isEmpty { return fold(tag) }
+        let folded = fold(name.trimming(\.isBlank))
         for article in articles where folded.hasPrefix(article) {
             // "The  Cure" (two spaces) sorts as "cure" too.
-            let rest = folded.dropFirst(article.count).trimmingCharacters(in: .whitespaces)
+            let rest = folded.dropFirst(article.count).trimming(\.isBlank)
             if !rest.isEmpty { return rest }
         }
         return folded

@@ -122,17 +122,14 @@ public struct TagMapper: Sendable {
         tags.replayGain = rg
     }
 
-    /// Built once: a union per tag value showed up in import profiles.
-    private static let padding = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
-
     private mutating func set(_ field: WritableKeyPath<TrackTags, String?>, _ raw: String) {
-        let value = raw.trimmingCharacters(in: Self.padding)
+        let value = raw.trimming(\.isPadding)
         guard tags[keyPath: field] == nil, !value.isEmpty else { return }
         tags[keyPath: field] = value
     }
 
     private mutating func addGenre(_ raw: String) {
-        tags.genre = GenreList.adding(raw.trimmingCharacters(in: Self.padding), to: tags.genre)
+        tags.genre = GenreList.adding(raw.trimming(\.isPadding), to: tags.genre)
     }
 
     private mutating func number(_ raw: String, _ field: WritableKeyPath<TrackTags, Int?>) {
@@ -150,12 +147,12 @@ public struct TagMapper: Sendable {
     }
 
     private mutating func flag(_ raw: String) {
-        let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let value = raw.trimming(\.isBlank).lowercased()
         if ["1", "true", "yes"].contains(value) { tags.isCompilation = true }
     }
 
     static func leadingNumber(_ raw: String) -> Int? {
-        let digits = raw.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        let digits = raw.trimming(\.isBlank).prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 9, let n = Int(digits), n > 0 else { return nil }
         return n
     }
@@ -163,7 +160,7 @@ public struct TagMapper: Sendable {
     /// ID3v1-style genre references "(17)", "(17)(4)" or "17" become names ("Rock; Disco"); text after the
     /// references ("(4)Eurodisco") refines them and wins, as ID3v2.3 specifies; other text passes through.
     static func id3Genre(_ raw: String) -> String {
-        var rest = Substring(raw.trimmingCharacters(in: .whitespaces))
+        var rest = Substring(raw.trimming(\.isBlank))
         var names: [String] = []
         while rest.hasPrefix("("), let close = rest.firstIndex(of: ")") {
             let inner = rest[rest.index(after: rest.startIndex)..<close]
@@ -171,7 +168,7 @@ public struct TagMapper: Sendable {
             else if inner == "RX" { names.append("Remix") } else if inner == "CR" { names.append("Cover") }
             rest = rest[rest.index(after: close)...]
         }
-        let refinement = rest.trimmingCharacters(in: .whitespaces)
+        let refinement = rest.trimming(\.isBlank)
         guard !names.isEmpty else {
             if let n = Int(refinement), n >= 0, n < id3v1Genres.count { return id3v1Genres[n] }
             return raw
