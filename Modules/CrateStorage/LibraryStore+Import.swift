@@ -3,6 +3,28 @@ public import Foundation
 import GRDB
 
 extension LibraryStore {
+    /// Runs `body` (an import or rescan) with the writer's page cache at 64 MiB instead of SQLite's 2 MiB, so the
+    /// indexes an import writes stay in memory from batch to batch instead of being read and written again (a
+    /// 100,000-file import: 30.5–34.1 → 27.0–27.3 s, its system time halved); back to the default afterwards, so an
+    /// idle daemon keeps no large cache.
+    public func withImportCache<T>(_ body: () throws -> T) throws -> T {
+        try setWriterCache(kibibytes: 65_536)
+        // Giving the memory back cannot fail in a way worth reporting over the import's own outcome.
+        defer { try? setWriterCache(kibibytes: 2_000, shrink: true) }
+        return try body()
+    }
+
+    private func setWriterCache(kibibytes: Int, shrink: Bool = false) throws {
+        do {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA cache_size = -\(kibibytes)")
+                if shrink { try db.execute(sql: "PRAGMA shrink_memory") }
+            }
+        } catch {
+            throw StoreError.query(Self.reason(error))
+        }
+    }
+
     /// Saves a scan batch as reference imports (the files stay where they are), without content hashes.
     public func save(_ batch: ScanBatch, at now: Date = Date()) throws {
         let entries = batch.tracks.map {

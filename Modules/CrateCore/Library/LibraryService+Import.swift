@@ -105,45 +105,48 @@ struct ImportRun {
                                   keepPicture: { artwork.keep($0, origin: "embedded")?.hash })
         let folders = FolderScan(decoders: decoders, options: options)
         var done = 0
-        for (root, mode) in roots {
-            // The scanner runs on its own thread and fills the pipe; this thread imports what comes out.
-            let pipe = BatchPipe()
-            let summary = Mutex(ScanSummary())
-            WorkerThread.start(name: "crate-scan") {
-                do {
-                    let result = try folders.scan(scanner, root: root) { try pipe.put($0) }
-                    summary.withLock { $0 = result }
-                    pipe.finish(nil)
-                } catch {
-                    pipe.finish(error)
-                }
-            }
-            var pending = PendingFolders()
-            do {
-                taking: while true {
-                    switch try pipe.take(until: pending.deadline) {
-                    case .end:
-                        break taking
-                    case .waiting:
-                        try commit(&pending, into: &report)
-                    case let .batch(batch):
-                        try handle(batch, mode: mode, into: &report, pending: &pending)
-                        if pending.isFull { try commit(&pending, into: &report) }
-                        done += batch.fileCount
-                        let total = census.withLock { $0 }.map { max($0, done) } ?? 0
-                        progress?(ImportProgress(done: done, total: total, imported: report.imported,
-                                                duplicates: report.duplicateCount, failures: report.failureCount,
-                                                unchanged: report.unchanged, folder: batch.folder,
-                                                elapsed: Date().timeIntervalSince(started)))
+        // The writer's large page cache while importing (LibraryStore.withImportCache).
+        try store.withImportCache {
+            for (root, mode) in roots {
+                // The scanner runs on its own thread and fills the pipe; this thread imports what comes out.
+                let pipe = BatchPipe()
+                let summary = Mutex(ScanSummary())
+                WorkerThread.start(name: "crate-scan") {
+                    do {
+                        let result = try folders.scan(scanner, root: root) { try pipe.put($0) }
+                        summary.withLock { $0 = result }
+                        pipe.finish(nil)
+                    } catch {
+                        pipe.finish(error)
                     }
                 }
-                try commit(&pending, into: &report)
-            } catch {
-                pipe.cancel()
-                throw error
+                var pending = PendingFolders()
+                do {
+                    taking: while true {
+                        switch try pipe.take(until: pending.deadline) {
+                        case .end:
+                            break taking
+                        case .waiting:
+                            try commit(&pending, into: &report)
+                        case let .batch(batch):
+                            try handle(batch, mode: mode, into: &report, pending: &pending)
+                            if pending.isFull { try commit(&pending, into: &report) }
+                            done += batch.fileCount
+                            let total = census.withLock { $0 }.map { max($0, done) } ?? 0
+                            progress?(ImportProgress(done: done, total: total, imported: report.imported,
+                                                    duplicates: report.duplicateCount, failures: report.failureCount,
+                                                    unchanged: report.unchanged, folder: batch.folder,
+                                                    elapsed: Date().timeIntervalSince(started)))
+                        }
+                    }
+                    try commit(&pending, into: &report)
+                } catch {
+                    pipe.cancel()
+                    throw error
+                }
+                report.folders += summary.withLock { $0.folders }
+                report.nonAudio += summary.withLock { $0.skipped }
             }
-            report.folders += summary.withLock { $0.folders }
-            report.nonAudio += summary.withLock { $0.skipped }
         }
         report.seconds = Date().timeIntervalSince(started)
         // The last word: everything looked at is the total, whether or not the count finished first.
