@@ -47,26 +47,19 @@ import Testing
     /// A library from before v12: its tracks have no subtitle, and its reference imports' records are marked so the
     /// next rescan reads their files again (copies are left as they are).
     @Test func aLibraryFromBeforeGetsTheColumnAndRereadsReferenceImports() throws {
-        let url = fx.dir.appendingPathComponent("old.sqlite")
-        do {
-            let old = try DatabaseQueue(path: url.path)
-            try Migrations.migrator.migrate(old, upTo: "v11: loudness: ReplayGain tags, scanned track and album loudness")
-            try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO artist (id, name, sort_key) VALUES (1, 'Band', 'band');
-                    INSERT INTO album (id, identity, title, artist_id, added_at) VALUES (1, 'tags:band␟double␟', 'Double', 1, 0);
-                    INSERT INTO track (id, source, source_id, album_id, artist_id, title, artist, disc_number, codec,
-                                       sample_rate, channels, duration, added_at, updated_at) VALUES
-                        (1, 'file', '/o/1.flac', 1, 1, 'One', 'Band', 1, 'flac', 44100, 2, 10, 0, 0),
-                        (2, 'file', '/lib/2.flac', 1, 1, 'Two', 'Band', 2, 'flac', 44100, 2, 10, 0, 0);
-                    INSERT INTO import_record (source_path, folder, size, mtime, outcome, track_id, mode, imported_at) VALUES
-                        ('/o/1.flac', '/o', 100, 1000, 'imported', 1, 'reference', 0),
-                        ('/in/2.flac', '/in', 100, 1000, 'imported', 2, 'copy', 0);
-                    """)
-            }
-            try old.close()
+        let upgraded = try fx.upgradedLibrary("old.sqlite", from: "v11: loudness: ReplayGain tags, scanned track and album loudness") { db in
+            try db.execute(sql: """
+                INSERT INTO artist (id, name, sort_key) VALUES (1, 'Band', 'band');
+                INSERT INTO album (id, identity, title, artist_id, added_at) VALUES (1, 'tags:band␟double␟', 'Double', 1, 0);
+                INSERT INTO track (id, source, source_id, album_id, artist_id, title, artist, disc_number, codec,
+                                   sample_rate, channels, duration, added_at, updated_at) VALUES
+                    (1, 'file', '/o/1.flac', 1, 1, 'One', 'Band', 1, 'flac', 44100, 2, 10, 0, 0),
+                    (2, 'file', '/lib/2.flac', 1, 1, 'Two', 'Band', 2, 'flac', 44100, 2, 10, 0, 0);
+                INSERT INTO import_record (source_path, folder, size, mtime, outcome, track_id, mode, imported_at) VALUES
+                    ('/o/1.flac', '/o', 100, 1000, 'imported', 1, 'reference', 0),
+                    ('/in/2.flac', '/in', 100, 1000, 'imported', 2, 'copy', 0);
+                """)
         }
-        let upgraded = try LibraryStore(url: url)
         defer { try? upgraded.pool.close() }
         #expect(try upgraded.tracks(albumID: 1).map(\.discSubtitle) == [nil, nil])
         let stamps = try upgraded.pool.read { db in

@@ -528,16 +528,9 @@ import Testing
 
     /// A library indexed by v14 keeps its index; from v15 its insert triggers pause during import batches alone.
     @Test func aLibraryFromV14KeepsItsIndexAndIndexesWhatIsAddedLater() throws {
-        let url = fx.dir.appendingPathComponent("v14.sqlite")
-        do {
-            let old = try DatabaseQueue(path: url.path)
-            try Migrations.migrator.migrate(old, upTo: "v14: playlists and play queues of the household's accounts")
-            try old.write { db in
-                try db.execute(sql: "INSERT INTO artist (id, name, sort_key) VALUES (1, 'The Beatles', 'beatles')")
-            }
-            try old.close()
+        let upgraded = try fx.upgradedLibrary("v14.sqlite", from: "v14: playlists and play queues of the household's accounts") { db in
+            try db.execute(sql: "INSERT INTO artist (id, name, sort_key) VALUES (1, 'The Beatles', 'beatles')")
         }
-        let upgraded = try LibraryStore(url: url)
         defer { try? upgraded.pool.close() }
         func find(_ text: String) throws -> SearchResults { try upgraded.search(SearchQuery.parse(text), text: text) }
         #expect(artists(try find("beat")) == ["The Beatles"])
@@ -547,26 +540,19 @@ import Testing
 
     /// A library from before v4 has no index rows of its own: the migration fills the index and the sort keys.
     @Test func aLibraryFromBeforeTheIndexIsIndexedByTheMigration() throws {
-        let url = fx.dir.appendingPathComponent("old.sqlite")
-        do {
-            let old = try DatabaseQueue(path: url.path)
-            try Migrations.migrator.migrate(old, upTo: "v3: import modes, content hashes, import records, artwork, overrides, settings")
-            try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO artist (id, name) VALUES (1, 'The Beatles'), (2, 'R.E.M.');
-                    INSERT INTO album (id, identity, title, artist_id, year, added_at) VALUES
-                        (1, 'tags:the beatles␟abbey road␟1969', 'Abbey Road', 1, 1969, 0),
-                        (2, 'tags:r.e.m.␟out of time␟1991', 'Out of Time', 2, 1991, 0);
-                    INSERT INTO track (id, source, source_id, album_id, artist_id, title, artist, codec, sample_rate, channels,
-                                       duration, added_at, updated_at) VALUES
-                        (1, 'file', '/o/1.flac', 1, 1, 'Come Together', 'The Beatles', 'flac', 44100, 2, 10, 0, 0),
-                        (2, 'file', '/o/2.flac', 2, 2, 'Losing My Religion', 'R.E.M.', 'flac', 44100, 2, 10, 0, 0);
-                    INSERT INTO track_override (track_id, title, updated_at) VALUES (2, 'Shiny Happy People', 0);
-                    """)
-            }
-            try old.close()
+        let upgraded = try fx.upgradedLibrary("old.sqlite", from: "v3: import modes, content hashes, import records, artwork, overrides, settings") { db in
+            try db.execute(sql: """
+                INSERT INTO artist (id, name) VALUES (1, 'The Beatles'), (2, 'R.E.M.');
+                INSERT INTO album (id, identity, title, artist_id, year, added_at) VALUES
+                    (1, 'tags:the beatles␟abbey road␟1969', 'Abbey Road', 1, 1969, 0),
+                    (2, 'tags:r.e.m.␟out of time␟1991', 'Out of Time', 2, 1991, 0);
+                INSERT INTO track (id, source, source_id, album_id, artist_id, title, artist, codec, sample_rate, channels,
+                                   duration, added_at, updated_at) VALUES
+                    (1, 'file', '/o/1.flac', 1, 1, 'Come Together', 'The Beatles', 'flac', 44100, 2, 10, 0, 0),
+                    (2, 'file', '/o/2.flac', 2, 2, 'Losing My Religion', 'R.E.M.', 'flac', 44100, 2, 10, 0, 0);
+                INSERT INTO track_override (track_id, title, updated_at) VALUES (2, 'Shiny Happy People', 0);
+                """)
         }
-        let upgraded = try LibraryStore(url: url)
         defer { try? upgraded.pool.close() }
         func find(_ text: String) throws -> SearchResults { try upgraded.search(SearchQuery.parse(text), text: text) }
         #expect(tracks(try find("come tog")) == ["Come Together"])

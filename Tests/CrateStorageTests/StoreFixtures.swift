@@ -25,6 +25,17 @@ final class StoreFixture: Sendable {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    /// A library file `name` as a migration left it (up to `migration`, then `seed`), opened by the current store, which
+    /// migrates it the rest of the way. The caller closes it (`pool.close()`).
+    func upgradedLibrary(_ name: String, from migration: String, seed: (Database) throws -> Void) throws -> LibraryStore {
+        let url = dir.appendingPathComponent(name)
+        let old = try DatabaseQueue(path: url.path)
+        try Migrations.migrator.migrate(old, upTo: migration)
+        try old.write(seed)
+        try old.close()
+        return try LibraryStore(url: url)
+    }
+
     /// `epoch` plus `days` days.
     static func date(days: Double) -> Date { epoch.addingTimeInterval(days * day) }
 
