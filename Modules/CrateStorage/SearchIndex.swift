@@ -56,7 +56,8 @@ enum SearchIndex {
         CREATE TRIGGER track_fts_insert AFTER INSERT ON track \(unlessPaused) BEGIN \(trackRow("new.id")) END;
         """
 
-    /// The highest artist, album and track ids when a batch began: its new rows are the ones above.
+    /// The highest artist, album and track ids when a batch began: its new rows are the ones above, since SQLite gives a
+    /// new row the highest rowid plus one and a batch deletes rows (emptied albums) only after its inserts.
     struct BatchStart: Sendable {
         let artist: Int64, album: Int64, track: Int64
     }
