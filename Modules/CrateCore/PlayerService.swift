@@ -166,6 +166,10 @@ public actor PlayerService {
     public func stop() {
         outputError?.willResume = false
         engine.stop()
+        // As in `start`: an engine event still on its way about what was handed (the `started` of a `play` just
+        // before) must not make it current, and the player playing, again (the MPD differential test saw `play 2`,
+        // `stop`, then `status` answer "state: play").
+        handed.removeAll()
         currentToken = nil
         heldElapsed = 0
         setState(.stopped)
