@@ -71,9 +71,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Already in the graph through Hummingbird; named so the daemon can end event streams on shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Already in the graph (through Hummingbird); the CLI's client of the daemon, so no `crate` command
-        // depends on FoundationNetworking's URLSession (libcurl's start-up, Bundle.main's).
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -167,8 +164,10 @@ let package = Package(
         // The shapes of crated's HTTP API, declared once for the HTTP front end and its clients.
         .target(name: "CrateAPI", dependencies: ["CrateDomain"], path: "Modules/CrateAPI", swiftSettings: strict),
         // The Swift client of crated's HTTP API: the CLI's, and any other Swift front end's.
-        .target(name: "CrateClient", dependencies: ["CrateDomain", "CrateAPI", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                    .product(name: "NIOCore", package: "swift-nio"),
+        // Its HTTP client is SwiftNIO's HTTP/1 codec (HTTPExchange), so no `crate` command depends on FoundationNetworking's
+        // URLSession (libcurl's start-up, Bundle.main's) and the build has no TLS or HTTP/2 it would not use.
+        .target(name: "CrateClient", dependencies: ["CrateDomain", "CrateAPI", .product(name: "NIOCore", package: "swift-nio"),
+                                                    .product(name: "NIOPosix", package: "swift-nio"),
                                                     .product(name: "NIOHTTP1", package: "swift-nio")],
                 path: "Modules/CrateClient", swiftSettings: strict),
 
@@ -187,6 +186,12 @@ let package = Package(
 
         // Tests: real files, a real database, real servers.
         .target(name: "CrateTestSupport", dependencies: ["CrateDomain", .product(name: "Crypto", package: "swift-crypto")], path: "Tests/CrateTestSupport", swiftSettings: strict),
+        // A real Hummingbird server on 127.0.0.1 and its client (CrateClient's), for the front ends' and fakes' tests.
+        .target(name: "HTTPTestSupport", dependencies: ["CrateClient", .product(name: "Hummingbird", package: "hummingbird"),
+                                                        .product(name: "NIOCore", package: "swift-nio"),
+                                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                        .product(name: "Logging", package: "swift-log")],
+                path: "Tests/HTTPTestSupport", swiftSettings: strict),
         tests("CrateDomainTests", ["CrateDomain"]),
         tests("CrateStorageTests", ["CrateStorage"]),
         tests("CrateAudioTests", ["CrateAudio", "WAVDecoder", "FLACDecoder", "VorbisDecoder", "OpusDecoder", "MP3Decoder",
@@ -209,15 +214,14 @@ let package = Package(
         tests("CrateAppsTests", ["crate", "crated"]),
         // The front ends in process: the seam (a fake front end added by one line), the MPD session fed lines.
         tests("FrontEndTests", ["CrateCore", "CrateFeeds", "CratePlugins", "CrateAPI", "CrateClient", "MPDFrontEnd", "HTTPFrontEnd",
-                                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                .product(name: "Hummingbird", package: "hummingbird"), "HTTPTestSupport",
                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),
         // The OpenSubsonic API in process: the envelope in XML and JSON, the ways to sign in, the error codes, the endpoints.
         tests("SubsonicTests", ["CrateCore", "CratePlugins", "SubsonicFrontEnd", .product(name: "Hummingbird", package: "hummingbird"),
-                                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto")]),
+                                "HTTPTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // The production catalog client against a loopback server that serves the documented JSON shapes.
         // It also runs the crate and crated binaries (the CLI and daemon against the fake catalog): declared, so they are built.
         tests("AppleCatalogRESTTests", ["AppleCatalogREST", "crate", "crated", .product(name: "Hummingbird", package: "hummingbird"),
-                                        .product(name: "Crypto", package: "swift-crypto"),
-                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+                                        .product(name: "Crypto", package: "swift-crypto"), "HTTPTestSupport"]),
     ]
 )

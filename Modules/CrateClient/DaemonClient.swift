@@ -1,18 +1,5 @@
-import AsyncHTTPClient
 public import CrateDomain
 public import Foundation
-import NIOCore
-import NIOHTTP1
-
-/// The process's HTTP client for crated. A connection that fails answers at once: `HTTPClient.shared` retries the
-/// connection until the request's deadline, so a daemon that is not running cost every command its whole timeout
-/// (30 s for `crate status`, 2 s for the check before an import). Never shut down: it lives as long as the process.
-private let daemonHTTPClient: HTTPClient = {
-    var configuration = HTTPClient.Configuration()
-    configuration.connectionPool.retryConnectionEstablishment = false
-    configuration.timeout.connect = .seconds(2)
-    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-}()
 
 /// The Swift client of crated's HTTP API (Docs/HTTP_API.md): the CLI uses it, and so can any other Swift front end.
 /// Answers decode into CrateDomain's types; failures are `DaemonClientError`s in words a user can act on.
@@ -30,11 +17,16 @@ public struct DaemonClient: Sendable {
         self.token = token
     }
 
-    /// A request to `url` with the daemon's token, when it has one.
-    private func request(_ method: String, _ url: URL) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = HTTPMethod(rawValue: method)
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    /// A request for `path` (relative to the API's root, a query allowed) with the daemon's token, when it has one.
+    private func request(_ method: String, _ path: String) throws(DaemonClientError) -> HTTPExchange {
+        // `path` may carry a query ("queue?offset=0"), which appendingPathComponent would escape.
+        guard let url = URL(string: path, relativeTo: base),
+              let parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { throw .badPath(path) }
+        let target = parts.percentEncodedPath + (parts.percentEncodedQuery.map { "?\($0)" } ?? "")
+        guard var request = HTTPExchange(address: address, method: method, target: target) else {
+            throw .notRunning(address: address, reason: "not an address of the form HOST:PORT")
+        }
+        if let token { request.headers.append((name: "Authorization", value: "Bearer \(token)")) }
         return request
     }
 
@@ -64,20 +56,18 @@ public struct DaemonClient: Sendable {
     }
 
     private func exchange<T: Decodable>(_ method: String, _ path: String, body: Data?, as type: T.Type) async throws -> T {
-        // `path` may carry a query ("queue?offset=0"), which appendingPathComponent would escape.
-        guard let url = URL(string: path, relativeTo: base) else { throw DaemonClientError.badPath(path) }
-        var request = request(method, url)
+        var request = try request(method, path)
         if let body {
-            request.body = .bytes(ByteBuffer(bytes: body))
-            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = Array(body)
+            request.headers.append((name: "Content-Type", value: "application/json"))
         }
         let status: Int, data: Data
         do {
-            let response = try await daemonHTTPClient.execute(request, timeout: .seconds(30))
-            status = Int(response.status.code)
-            data = Data(try await response.body.collect(upTo: Self.largestAnswer).readableBytesView)
+            let answer = try await request.fetch(limit: Self.largestAnswer, timeout: .seconds(30))
+            status = answer.status
+            data = Data(answer.body)
         } catch {
-            throw DaemonClientError.notRunning(address: address, reason: Self.describe(error))
+            throw DaemonClientError.notRunning(address: address, reason: error.description)
         }
         guard (200..<300).contains(status) else {
             if let api = try? Self.decoder.decode(APIErrorBody.self, from: data) {
@@ -122,45 +112,35 @@ public struct DaemonClient: Sendable {
 
     /// Calls `onLine` for each line of the event stream until the connection ends.
     public func streamEvents(_ onLine: @escaping @Sendable (String) -> Void) async throws {
-        let response: HTTPClientResponse
-        do {
-            response = try await daemonHTTPClient.execute(request("GET", base.appendingPathComponent("events")), timeout: .hours(24))
-        } catch {
-            throw DaemonClientError.notRunning(address: address, reason: Self.describe(error))
-        }
-        guard response.status == .ok else {
-            throw DaemonClientError.refused(status: Int(response.status.code), code: "http_\(response.status.code)",
-                                            message: "crated answered HTTP \(response.status.code) to the event stream")
-        }
+        let request = try request("GET", "events")
+        var refusal: Int?
         var pending: [UInt8] = []
-        for try await part in response.body {
-            pending += part.readableBytesView
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                onLine(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
+        do {
+            try await request.stream(timeout: .seconds(24 * 3600)) { head in
+                if head.status != 200 { refusal = head.status }
+            } onBody: { part in
+                guard refusal == nil else { return }
+                pending += part
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    onLine(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
+                }
             }
+        } catch {
+            throw DaemonClientError.notRunning(address: address, reason: error.description)
         }
-    }
-
-    /// A failed connection in a few words ("connection refused"), not a type's dump.
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError, error == .deadlineExceeded { return "no answer within the time allowed" }
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
-        return text
+        if let refusal {
+            throw DaemonClientError.refused(status: refusal, code: "http_\(refusal)",
+                                            message: "crated answered HTTP \(refusal) to the event stream")
+        }
     }
 }
 
 extension DaemonClient {
     /// Whether crated answers on its address (a refused connection answers at once).
     public func isRunning() async -> Bool {
-        guard let url = URL(string: "health", relativeTo: base) else { return false }
-        do {
-            let response = try await daemonHTTPClient.execute(request("GET", url), timeout: .seconds(2))
-            _ = try await response.body.collect(upTo: Self.largestAnswer)
-            return response.status == .ok
-        } catch {
-            return false
-        }
+        guard let request = try? request("GET", "health"),
+              let answer = try? await request.fetch(limit: Self.largestAnswer, timeout: .seconds(2)) else { return false }
+        return answer.status == 200
     }
 }

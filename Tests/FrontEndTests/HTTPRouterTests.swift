@@ -7,16 +7,16 @@ import CrateTestSupport
 import Foundation
 import Hummingbird
 @testable import HTTPFrontEnd
-import HummingbirdTesting
+import HTTPTestSupport
 import Testing
 
-/// The HTTP front end's routes and door in this process, through Hummingbird's router test client: no daemon, no
-/// socket. The daemon-level tests (CrateAppsTests, Tests/Browser) still run crated for real.
+/// The HTTP front end's routes and door in this process, served on 127.0.0.1 by a real Hummingbird server
+/// (HTTPTestSupport), without a daemon. The daemon-level tests (CrateAppsTests, Tests/Browser) run crated for real.
 @Suite(.promptly) struct HTTPRouterTests {
     @Test func routesAnswerBehindTheDoorAndEditsReachTheEventBus() async throws {
         let runtime = try oneAlbumRuntime("crate-http-router", tracks: 1, discSubtitle: "The Live Set") { settings in
-            // The router test client names its requests' host `localhost`, without a port: the door lets that name in.
-            settings.http.allowedHosts = ["localhost"]
+            // The test server listens on a port of its own, not http.address's: the door lets 127.0.0.1 in on any port.
+            settings.http.allowedHosts = ["127.0.0.1"]
         }
         let player = try await PlayerService.start(runtime: runtime)
         let board = FrontEndBoard()
@@ -26,7 +26,7 @@ import Testing
         let events = runtime.events.subscribe()
         let json: HTTPFields = [.contentType: "application/json"]
 
-        try await Application(router: router).test(.router) { client in
+        try await withLoopbackServer(router) { client in
             try await client.execute(uri: "/api/v1/health", method: .get) { response in
                 #expect(response.status == .ok)
                 let text = String(buffer: response.body)
@@ -78,11 +78,11 @@ import Testing
         #expect(query.get("q") == "a2 x" && query.get("limit", as: Int.self) == 3 && query.getAll("sub") == ["Indie Rock", "R&B"])
         #expect(query.get("plus") == "1+1" && query.get("empty") == "" && query.get("flag") == "" && query.get("none") == nil)
 
-        let runtime = try oneAlbumRuntime("crate-http-form", tracks: 2) { $0.http.allowedHosts = ["localhost"] }
+        let runtime = try oneAlbumRuntime("crate-http-form", tracks: 2) { $0.http.allowedHosts = ["127.0.0.1"] }
         let player = try await PlayerService.start(runtime: runtime)
         let router = APIRouter.make(runtime: runtime, player: player, jobs: LibraryJobs(library: runtime.library, events: runtime.events),
                                     feeds: runtime.feeds(), web: WebAssets.load(), frontEnds: FrontEndBoard())
-        try await Application(router: router).test(.router) { client in
+        try await withLoopbackServer(router) { client in
             for uri in ["/api/v1/search?q=a2+x&group=tracks", "/api/v1/search?q=a2%20x&group=tracks"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .ok)

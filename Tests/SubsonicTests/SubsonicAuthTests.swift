@@ -2,7 +2,7 @@ import CrateCore
 import CrateTestSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import HTTPTestSupport
 @testable import SubsonicFrontEnd
 import Testing
 

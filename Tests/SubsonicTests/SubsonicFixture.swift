@@ -5,7 +5,7 @@ import CrateTestSupport
 import Crypto
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import HTTPTestSupport
 import Logging
 @testable import SubsonicFrontEnd
 #if canImport(FoundationXML)
@@ -46,11 +46,11 @@ struct SubsonicFixture: Sendable {
         return SubsonicFixture(runtime: runtime, player: player, music: music)
     }
 
-    /// Runs `body` with a client of the router (no socket), then stops the player.
-    func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// Runs `body` with a client of the router served on 127.0.0.1, then stops the player.
+    func test(_ body: @Sendable (LoopbackClient) async throws -> Void) async throws {
         let router = SubsonicAPI.router(runtime: runtime, jobs: LibraryJobs(library: runtime.library, events: runtime.events),
                                         player: player, logger: Logger(label: "subsonic-test"))
-        try await Application(router: router).test(.router) { client in try await body(client) }
+        try await withLoopbackServer(router) { client in try await body(client) }
         await player.shutdown()
     }
 
@@ -86,7 +86,7 @@ func bob(_ extra: [(String, String)] = [], format: String = "json") -> String {
 }
 
 /// `subsonic-response` of a JSON answer.
-func envelope(_ response: TestResponse) throws -> [String: Any] {
+func envelope(_ response: TestAnswer) throws -> [String: Any] {
     let object = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
     guard let envelope = object?["subsonic-response"] as? [String: Any] else {
         throw FixtureError("not a Subsonic JSON answer: \(String(buffer: response.body))")
@@ -95,7 +95,7 @@ func envelope(_ response: TestResponse) throws -> [String: Any] {
 }
 
 /// The error code of a JSON answer, nil when it succeeded.
-func errorCode(_ response: TestResponse) throws -> Int? {
+func errorCode(_ response: TestAnswer) throws -> Int? {
     let answer = try envelope(response)
     guard answer["status"] as? String == "failed" else { return nil }
     return (answer["error"] as? [String: Any])?["code"] as? Int

@@ -3,7 +3,7 @@ import CrateDomain
 import CrateTestSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import HTTPTestSupport
 @testable import SubsonicFrontEnd
 import Testing
 

@@ -1,9 +1,8 @@
 import CrateTestSupport
 import Crypto
 import Foundation
+import HTTPTestSupport
 import Hummingbird
-import Logging
-import ServiceLifecycle
 
 /// A loopback stand-in for api.music.apple.com, answering with the documented JSON shapes (fact sheet
 /// §2–§5, invented ids and names). Every request must carry `Authorization: Bearer <jwt>` whose ES256
@@ -66,15 +65,13 @@ final class FakeAppleMusic: Sendable {
     let state = FakeState()
     private let options: Options
     private let publicKey: Data
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let server: LoopbackServer
 
-    private init(baseURL: URL, options: Options, publicKey: Data, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(baseURL: URL, options: Options, publicKey: Data, server: LoopbackServer) {
         self.baseURL = baseURL
         self.options = options
         self.publicKey = publicKey
-        self.group = group
-        self.task = task
+        self.server = server
     }
 
     /// Starts a server on 127.0.0.1 on a free port.
@@ -85,31 +82,19 @@ final class FakeAppleMusic: Sendable {
             guard let server = await holder.server else { return Response(status: .serviceUnavailable) }
             return try await server.respond(request)
         }
-        let ports = PortWaiter()
-        var app = Application(responder: responder,
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in await ports.set(channel.localAddress?.port ?? 0) })
-        // Shutting a server down mid-request logs errors that are expected here.
-        app.logger.logLevel = .critical
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: app.logger))
-        let task = Task { try await group.run() }
-        let port = await ports.wait()
-        guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
-            await group.triggerGracefulShutdown()
+        let server = try await LoopbackServer.start(responder)
+        guard let url = URL(string: "http://127.0.0.1:\(server.port)") else {
+            await server.stop()
             throw FakeError.noPort
         }
         if options.previews != nil { options.previewBase = url.absoluteString }
-        let server = FakeAppleMusic(baseURL: url, options: options, publicKey: keys.publicKey, group: group, task: task)
-        await holder.set(server)
-        return server
+        let fake = FakeAppleMusic(baseURL: url, options: options, publicKey: keys.publicKey, server: server)
+        await holder.set(fake)
+        return fake
     }
 
-    /// A graceful shutdown, not a cancellation: cancelling the server while NIO holds an accepted connection it has
-    /// not yet handed over traps in NIO ("Deinited NIOAsyncWriter without calling finish()", swift-nio#3481); it
-    /// crashed a whole `swift test` run once.
     func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        await server.stop()
     }
 
     enum FakeError: Error { case noPort }
@@ -255,21 +240,6 @@ private actor ServerHolder {
     func set(_ s: FakeAppleMusic) { server = s }
 }
 
-private actor PortWaiter {
-    private var port: Int?
-    private var waiters: [CheckedContinuation<Int, Never>] = []
-
-    func set(_ p: Int) {
-        port = p
-        for w in waiters { w.resume(returning: p) }
-        waiters = []
-    }
-
-    func wait() async -> Int {
-        if let port { return port }
-        return await withCheckedContinuation { waiters.append($0) }
-    }
-}
 
 /// Holds the replies that wait on it until the test opens it: a server that has not answered yet, for exactly as
 /// long as the test needs (a sleep would answer on its own time, on a slow machine before the test looked).
