@@ -339,6 +339,14 @@ def test_the_first_screen_does_not_wait_for_what_it_could_fetch_at_once(page, da
     loaded = set(page.evaluate("""() => performance.getEntriesByType('resource').map(r => new URL(r.name).pathname)
         .filter(p => p.startsWith('/web/js/') && p !== '/web/js/main.js')"""))
     assert loaded and loaded <= preloaded, f"modules not preloaded: {sorted(loaded - preloaded)}"
+    # The wall's first page is fetched while the modules load (index.html preloads it), and wall.js's request is
+    # answered by that fetch: one request, started before main.js has run.
+    walls = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter(r => new URL(r.name).pathname === '/api/v1/wall').map(r => [r.name, r.startTime])""")
+    main = page.evaluate("""() => performance.getEntriesByType('resource')
+        .find(r => new URL(r.name).pathname === '/web/js/main.js').responseEnd""")
+    assert len(walls) == 1, f"the wall's first page was fetched {len(walls)} times: {walls}"
+    assert walls[0][1] < main, f"the wall was asked for at {walls[0][1]:.0f} ms, after main.js arrived ({main:.0f} ms)"
     # The first page (FeedService.pageSize albums, the wall's first answer) loads eagerly; later pages lazily.
     first_page = 40
 
