@@ -68,8 +68,7 @@ for t in "${selected[@]}"; do
 done
 
 mkdir -p "$out/lib" "$out/bin" "$out/logs" "$out/corpus" "$out/crashes" "$out/ModuleCache"
-# Line tables are what a finding's stack trace needs (files and lines); full debug info only made the build longer.
-flags=(-swift-version 6 -parse-as-library -sanitize=fuzzer,address -O -gline-tables-only -use-ld=lld
+flags=(-swift-version 6 -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
        -module-cache-path "$out/ModuleCache"
        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
        -enable-upcoming-feature InternalImportsByDefault)

@@ -5,8 +5,8 @@
 #             20 s of libFuzzer per target (scripts/fuzz.sh 20), beside Crate's build: the cores are full then (the
 #             build takes ~2 min longer, the fuzzers make 55-90 % of their executions alone), but the tests after
 #             the build, which wait more than they compute, keep theirs to themselves
-#   (build)   Crate's debug build with its tests, `swift build --build-tests` (line tables only, below), in the
-#             foreground (the Python venv is made beside it); once it is done, one more lane:
+#   (build)   Crate's debug build with its tests, `swift build --build-tests`, in the foreground (the Python venv
+#             is made beside it); once it is done, one more lane:
 #   tests     swift test --skip-build (Swift Testing: its suites in parallel in one process) beside Tests/Browser
 #             (Chromium); then, alone, the Swift suites that play in real time through a PulseAudio server
 #             (`realtime` below: beside Chromium their sample-exact recordings under-ran); then Tests/Integration
@@ -92,13 +92,9 @@ trap stop INT TERM
 lanes+=($!)
 helper venv scripts/browser-venv.sh
 
-# Line tables only, not full debug info (for Swift and for C, the dependencies' included): a crash's backtrace still
-# names files and lines, and the build that writes, then links, the full debug info of every dependency takes longer
-# (Benchmarks/README.md, "make test"). A plain `swift build` afterwards builds again with full debug info.
-debug_info=(-Xswiftc -gline-tables-only -Xcc -gline-tables-only)
-say "swift build --build-tests ${debug_info[*]} (beside it: the fuzz lane and the Python venv; logs in $logs)"
+say "swift build --build-tests (beside it: the fuzz lane and the Python venv; logs in $logs)"
 start=$(date +%s)
-$SWIFT build --build-tests "${debug_info[@]}"
+$SWIFT build --build-tests
 rc=$?
 record build "$rc" "$start"
 if (( rc != 0 )); then
