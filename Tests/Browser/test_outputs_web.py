@@ -200,6 +200,27 @@ def test_a_switch_follows_another_client(context_for, daemon):
     assert page.errors == [], page.errors
 
 
+def test_a_late_older_state_does_not_flip_a_switch_back(context_for, daemon):
+    """The page's output store (outputs.js, the module the page runs) keeps the later of two states of one output by
+    `revision`, not the last to arrive: an event overtaken by the answer to a later switch is not painted over it."""
+    page = context_for(**DESKTOP)
+    open_settings(page, daemon)
+    current = outputs(daemon)["null"]
+    kept = page.evaluate("""async (output) => {
+        const { Outputs } = await import('/web/js/outputs.js');
+        const store = new Outputs();
+        const later = { ...output, enabled: false, revision: output.revision + 2 };
+        const earlier = { ...output, enabled: true, revision: output.revision + 1 };
+        store.apply(later);
+        store.apply(earlier);   // arrives last, but is older
+        const after = store.list.find((o) => o.name === output.name).enabled;
+        store.apply({ ...later, revision: later.revision + 1, enabled: true });   // a newer one is painted
+        return [after, store.list.find((o) => o.name === output.name).enabled];
+    }""", current)
+    assert kept == [False, True], kept
+    assert "revision" in current and current["revision"] >= 0, current
+
+
 def footer_fits(page):
     return page.evaluate("""() => {
         const footer = document.getElementById('player').getBoundingClientRect();

@@ -23,6 +23,8 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
         var enabled: Bool
         var failure: String?
         var failedAt: Date?
+        /// Bumped at each change a client is told of (`OutputState.revision`).
+        var revision = 0
         var name: String { plugin.name }
     }
 
@@ -62,6 +64,7 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
             members[index].enabled = on
             members[index].failure = nil
             members[index].failedAt = nil
+            members[index].revision += 1
             return Self.state(members[index])
         }
         if let changed { onChange(changed) }
@@ -168,7 +171,9 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
                 members[index].isOpen = true
                 members[index].failure = nil
                 members[index].failedAt = nil
-                return wasFailing ? Self.state(members[index]) : nil
+                guard wasFailing else { return nil }
+                members[index].revision += 1
+                return Self.state(members[index])
             }
             if let back { onChange(back) }
         } catch {
@@ -185,6 +190,7 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
             members[index].isOpen = false
             members[index].failure = Self.reason(error)
             members[index].failedAt = Date()
+            if first { members[index].revision += 1 }
             return (output, Self.state(members[index]), first)
         }
         output?.close()
@@ -212,7 +218,7 @@ final class OutputGroup: AudioOutput, @unchecked Sendable {
     private static func state(_ m: Member) -> OutputState {
         let broadcast = (m.plugin as? any BroadcastOutput)?.broadcast
         return OutputState(name: m.name, destination: m.output?.destination, enabled: m.enabled, isDevice: m.plugin.isDevice,
-                           error: m.failure, listenPath: broadcast?.path, listeners: broadcast?.listenerCount)
+                           error: m.failure, listenPath: broadcast?.path, listeners: broadcast?.listenerCount, revision: m.revision)
     }
 
     private func indexes() -> Range<Int> { locked { members.indices } }

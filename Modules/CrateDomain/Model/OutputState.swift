@@ -15,9 +15,13 @@ public struct OutputState: Sendable, Hashable, Codable {
     public var listenPath: String?
     /// How many listen there now, for outputs heard over the network.
     public var listeners: Int?
+    /// Counts this output's changes since crated started (switched, failed, working again): of two states of one
+    /// output, the one with the larger revision is the later. A client that reads both the answer to its own switch
+    /// and `output` events, which come on another connection, keeps the later rather than the last to arrive.
+    public var revision: Int
 
     public init(name: String, destination: String? = nil, enabled: Bool, isDevice: Bool = false, error: String? = nil,
-                listenPath: String? = nil, listeners: Int? = nil) {
+                listenPath: String? = nil, listeners: Int? = nil, revision: Int = 0) {
         self.name = name
         self.destination = destination
         self.enabled = enabled
@@ -25,10 +29,11 @@ public struct OutputState: Sendable, Hashable, Codable {
         self.error = error
         self.listenPath = listenPath
         self.listeners = listeners
+        self.revision = revision
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, destination, enabled, error, listeners
+        case name, destination, enabled, error, listeners, revision
         case isDevice = "device"
         case listenPath = "stream"
     }

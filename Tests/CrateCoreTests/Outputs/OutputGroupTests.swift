@@ -96,6 +96,29 @@ import Testing
         #expect(told.all.map(\.summary) == ["flaky failed: unplugged", "quiet on"])
     }
 
+    /// Every change a client is told of gives the output a larger revision, so a client can tell a late, older state
+    /// (an event overtaken by the answer to a later switch) from the current one.
+    @Test func eachChangeToldHasALargerRevision() throws {
+        let told = Told()
+        let flaky = Flaky()
+        let group = OutputGroup([Fixed(name: "flaky", output: flaky)]) { told.append($0) }
+        try group.open(format)
+        try write(group, times: 1)
+        group.setEnabled("flaky", false)
+        group.setEnabled("flaky", true)
+        try write(group, times: 1)
+        flaky.failing = true
+        #expect(throws: OutputError.self) { try write(group, times: 1) }
+        flaky.failing = false
+        try group.open(format)
+        #expect(told.all.map(\.summary) == ["flaky off", "flaky on", "flaky failed: unplugged", "flaky on"])
+        #expect(told.all.map(\.revision) == [1, 2, 3, 4])
+        // States read between changes carry the revision of the last one.
+        #expect(group.states().map(\.revision) == [4])
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(group.states()[0])) as? [String: Any]
+        #expect(json?["revision"] as? Int == 4)
+    }
+
     @Test func aNewTrackIsToldToEveryOutputAndToOneOpenedLater() throws {
         final class Listening: AudioOutput {
             var heard: [String] = []

@@ -18,11 +18,15 @@ export class Outputs {
     this.notify();
   }
 
-  /** One output as an event or an answer tells it. Its destination comes only once it has opened, so an output just
-   *  switched on keeps the one it had (where the sound goes does not change with the switch). */
+  /** One output as an event or an answer tells it, unless a later state of it is shown already (`revision`). Its
+   *  destination comes only once it has opened, so an output just switched on keeps the one it had (where the sound
+   *  goes does not change with the switch). */
   apply(output) {
     if (!output?.name) return;
     const old = this.list.find((o) => o.name === output.name);
+    // An answer and the events come on different connections: a state older than the one shown, arriving late, is
+    // not painted over it (it would flip a switch back under the finger).
+    if (old && (output.revision ?? 0) < (old.revision ?? 0)) return;
     const next = old?.destination && !output.destination ? { ...output, destination: old.destination } : output;
     this.list = old ? this.list.map((o) => (o === old ? next : o)) : [...this.list, next];
     this.notify();
