@@ -4,9 +4,6 @@ import Foundation
 import HTTPTestSupport
 import Hummingbird
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The CLI's HTTP client (CrateClient's `HTTPExchange`) against real sockets on 127.0.0.1: what it sends, how it reads
 /// an answer whole or in parts, and how each way of failing is told.
@@ -67,10 +64,7 @@ import Glibc
     }
 
     @Test func aRefusedConnectionFailsAtOnceInWords() async throws {
-        let listener = try Listener()
-        let port = listener.port
-        listener.close()
-        let exchange = HTTPExchange(host: "127.0.0.1", port: port, target: "/")
+        let exchange = HTTPExchange(host: "127.0.0.1", port: try Fixture.freePort(), target: "/")
         await #expect(throws: HTTPExchangeError.connect(reason: "connection refused")) {
             try await exchange.fetch(limit: 100, timeout: .seconds(30))
         }
@@ -78,40 +72,11 @@ import Glibc
 
     /// A server that takes the connection and never answers (the kernel accepts it into the listener's backlog).
     @Test func aServerThatNeverAnswersTimesOut() async throws {
-        let listener = try Listener()
-        defer { listener.close() }
+        let listener = try Fixture.silentListener()
+        defer { close(listener.fd) }
         let exchange = HTTPExchange(host: "127.0.0.1", port: listener.port, target: "/")
         await #expect(throws: HTTPExchangeError.timedOut) {
             try await exchange.fetch(limit: 100, timeout: .milliseconds(200))
         }
     }
-}
-
-/// A TCP socket listening on 127.0.0.1 that never accepts.
-private struct Listener {
-    let fd: Int32
-    let port: Int
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard fd >= 0, bound else { throw ListenerError(errno: errno) }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() { _ = Glibc.close(fd) }
-}
-
-private struct ListenerError: Error, CustomStringConvertible {
-    let errno: Int32
-    var description: String { "no listening socket on 127.0.0.1: \(String(cString: strerror(errno)))" }
 }

@@ -240,7 +240,6 @@ private actor ServerHolder {
     func set(_ s: FakeAppleMusic) { server = s }
 }
 
-
 /// Holds the replies that wait on it until the test opens it: a server that has not answered yet, for exactly as
 /// long as the test needs (a sleep would answer on its own time, on a slow machine before the test looked).
 actor ReplyGate {
