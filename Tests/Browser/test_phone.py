@@ -298,7 +298,11 @@ def record_pills(page, daemon):
         const record = () => {
             const bar = document.getElementById('genres');
             const first = bar.getBoundingClientRect().top;
-            window.pillFrames.push([...bar.children].slice(0, 8).map(p => Math.round(p.getBoundingClientRect().top - first - 2)));
+            // The centre less half the layout height: a slide moves it, the press's scale (about the centre) does not.
+            window.pillFrames.push([...bar.children].slice(0, 8).map(p => {
+                const r = p.getBoundingClientRect();
+                return Math.round((r.top + r.bottom) / 2 - p.offsetHeight / 2 - first - 2);
+            }));
             if (!window.stopRecording) requestAnimationFrame(record);
         };
         requestAnimationFrame(record);
