@@ -19,6 +19,7 @@ public struct FolderScan: Sendable {
         var tags: TrackTags
         var info: StreamInfo
         var artworkHash: String?
+        var contentHash: String?
     }
 
     /// Walks `root` through `source`, handing over one batch per folder that has something to say.
@@ -74,7 +75,7 @@ public struct FolderScan: Sendable {
                 modified: Date(timeIntervalSince1970: probed.file.stamp.modified), tags: probed.tags, info: probed.info,
                 title: probed.tags.title ?? Self.stem(probed.file.path),
                 artist: probed.tags.artist ?? probed.tags.albumArtist ?? AlbumGrouping.unknownArtist,
-                album: album, artworkHash: probed.artworkHash)
+                album: album, artworkHash: probed.artworkHash, contentHash: probed.contentHash)
         }
         summary.tracksRead += tracks.count
         summary.failures += failures.count
@@ -102,7 +103,9 @@ public struct FolderScan: Sendable {
         if tags.lyrics == nil, SidecarLyrics.mayExist(for: file.path, among: lyricsFiles) {
             tags.lyrics = SidecarLyrics.read(for: file.path)
         }
-        return Read(file: file, tags: tags, info: probed.info, artworkHash: hash)
+        // Right after the probe, which has just read the file's ends into the page cache.
+        let contentHash = options.hashContent ? try ContentHash.partial(file.path, size: file.stamp.size) : nil
+        return Read(file: file, tags: tags, info: probed.info, artworkHash: hash, contentHash: contentHash)
     }
 
     private static func stem(_ path: String) -> String {

@@ -102,7 +102,7 @@ struct ImportRun {
         }
         let artwork = service.artwork
         let options = ScanOptions(known: try service.store.knownStampsReader(rescan: rescan),
-                                  keepPicture: { artwork.keep($0, origin: "embedded")?.hash })
+                                  keepPicture: { artwork.keep($0, origin: "embedded")?.hash }, hashContent: true)
         let folders = FolderScan(decoders: decoders, options: options)
         var done = 0
         // The writer's large page cache while importing (LibraryStore.withImportCache).
@@ -215,7 +215,7 @@ struct ImportRun {
                 track.artworkHash = folderArt ?? nil
             }
             do {
-                hashes.append(try ContentHash.partial(track.path, size: track.size))
+                hashes.append(try track.contentHash ?? ContentHash.partial(track.path, size: track.size))
                 tracks.append(track)
             } catch {
                 fail(track, error, into: &pending.batch, report: &report)

@@ -61,4 +61,23 @@ struct TapeDeckSource: ListingSource {
         _ = try FolderScan(decoders: decoders, options: ScanOptions(known: { _ in stamps })).scan(TapeDeckSource(), root: dir) { again.append($0) }
         #expect(again.flatMap(\.tracks).isEmpty && again.first?.unchanged == 2)
     }
+
+    /// The partial content hash is made by the probing threads when asked: the same bytes hash alike (a copy is a
+    /// duplicate), other bytes not; unasked, none is made.
+    @Test func theProbeHashesContentWhenAsked() throws {
+        let dir = try Fixture.temporaryDirectory("crate-tape-hash")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Fixture.encode(.flac, to: dir.appendingPathComponent("1.flac"), frames: 4410, tags: ["title": "One"])
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("1.flac"), to: dir.appendingPathComponent("2.flac"))
+        try Fixture.encode(.flac, to: dir.appendingPathComponent("3.flac"), frames: 8820, tags: ["title": "Three"])
+        let decoders = try DecoderRegistry(CratePlugins.list.decoders())
+        var hashed: [ScanBatch] = [], plain: [ScanBatch] = []
+        _ = try FolderScan(decoders: decoders, options: ScanOptions(hashContent: true)).scan(TapeDeckSource(), root: dir) { hashed.append($0) }
+        _ = try FolderScan(decoders: decoders).scan(TapeDeckSource(), root: dir) { plain.append($0) }
+
+        let hashes = hashed.flatMap(\.tracks).map(\.contentHash)
+        #expect(hashes.count == 3 && hashes.allSatisfy { $0?.count == 64 })
+        #expect(hashes[0] == hashes[1] && hashes[0] != hashes[2])
+        #expect(plain.flatMap(\.tracks).allSatisfy { $0.contentHash == nil })
+    }
 }
