@@ -24,18 +24,19 @@ extension LibraryStore {
         return { folder in (try? snapshot.read { db in try Self.knownStamps(db, folder: folder, rescan: rescan) }) ?? [:] }
     }
 
+    /// Read through cursors by column position: a rescan reads every file's stamp this way, and copying each row and
+    /// finding its columns by name was most of the time (issue 30's no-change rescan).
     private static func knownStamps(_ db: Database, folder: String, rescan: Bool) throws -> [String: FileStamp] {
         var out: [String: FileStamp] = [:]
         let records = rescan
-            ? "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ?"
-            : "SELECT source_path AS path, size, mtime FROM import_record WHERE folder = ? AND track_id IS NOT NULL"
-        for row in try Row.fetchAll(db.cachedStatement(sql: records), arguments: [folder]) {
-            out[row["path"]] = FileStamp(size: row["size"], modified: row["mtime"])
-        }
-        if rescan {
-            let failures = "SELECT path, size, mtime FROM scan_failure WHERE folder = ? AND size IS NOT NULL"
-            for row in try Row.fetchAll(db.cachedStatement(sql: failures), arguments: [folder]) {
-                out[row["path"]] = FileStamp(size: row["size"], modified: row["mtime"])
+            ? "SELECT source_path, size, mtime FROM import_record WHERE folder = ?"
+            : "SELECT source_path, size, mtime FROM import_record WHERE folder = ? AND track_id IS NOT NULL"
+        var queries = [records]
+        if rescan { queries.append("SELECT path, size, mtime FROM scan_failure WHERE folder = ? AND size IS NOT NULL AND mtime IS NOT NULL") }
+        for sql in queries {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [folder])
+            while let row = try rows.next() {
+                out[row[0]] = FileStamp(size: row[1], modified: row[2])
             }
         }
         return out
@@ -44,11 +45,11 @@ extension LibraryStore {
     /// Every library file, `limit` at a time after `afterTrackID` (keyset paging keeps memory bounded).
     public func libraryFiles(after afterTrackID: Int64 = 0, limit: Int = 1000) throws -> [LibraryFileRow] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try Array(Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT file.track_id, file.path, file.import_mode, track.source, track.source_id, track.missing_reason
                 FROM file JOIN track ON track.id = file.track_id
                 WHERE file.track_id > ? ORDER BY file.track_id LIMIT ?
-                """, arguments: [afterTrackID, limit]).map(Self.fileRow)
+                """), arguments: [afterTrackID, limit]).map(Self.fileRow))
         }
     }
 
@@ -145,10 +146,12 @@ extension LibraryStore {
         }
     }
 
+    /// A row of `file.track_id, file.path, file.import_mode, track.source, track.source_id, track.missing_reason`, in
+    /// that order (read by position: the rescan's missing check reads every library file).
     static func fileRow(_ row: Row) -> LibraryFileRow {
-        LibraryFileRow(trackID: row["track_id"], path: row["path"], source: row["source"], sourceID: row["source_id"],
-                       mode: ImportMode(rawValue: row["import_mode"]) ?? .reference,
-                       missing: (row["missing_reason"] as String?).flatMap(MissingReason.init(rawValue:)))
+        LibraryFileRow(trackID: row[0], path: row[1], source: row[3], sourceID: row[4],
+                       mode: ImportMode(rawValue: row[2]) ?? .reference,
+                       missing: (row[5] as String?).flatMap(MissingReason.init(rawValue:)))
     }
 
     static func fileMatch(_ row: Row) -> LibraryFileMatch {
