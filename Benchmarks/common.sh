@@ -109,10 +109,15 @@ import:
 CONF
 }
 
-free_port() {   # a TCP port on 127.0.0.1 nothing answers on
-    local p fd i
+# free_port: a TCP port on 127.0.0.1 nothing answers on, below the kernel's range for outgoing connections: a port
+# from that range could be taken as the local end of some connection before the daemon binds it (compare.sh's goal
+# run of 9b7e45d lost its web part to "Address already in use" that way).
+free_port() {
+    local p fd i low=32768
+    read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+    (( low > 12000 )) || low=32768
     for ((i = 0; i < 200; i++)); do
-        p=$((20000 + RANDOM % 40000))
+        p=$((10000 + RANDOM % (low - 10000)))
         if ! { exec {fd}<>"/dev/tcp/127.0.0.1/$p"; } 2>/dev/null; then echo "$p"; return 0; fi
         exec {fd}<&-
     done
