@@ -43,6 +43,8 @@ extension LibraryStore {
             let indexFrom = try SearchIndex.pauseInserts(db)
             var touchedAlbums = Set<Int64>()
             var albumArtwork: [Int64: String] = [:]
+            // Failures are few (usually none): with none recorded, a saved file has none to clear.
+            let failuresRecorded = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM scan_failure)")) ?? true
             for art in batch.artwork {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO artwork (hash, mime, bytes, origin, created_at, colors) VALUES (?, ?, ?, ?, ?, ?)")
                     .execute(arguments: [art.hash, art.mimeType, art.bytes, art.origin, time, art.colors?.joined(separator: " ")])
@@ -50,6 +52,7 @@ extension LibraryStore {
             for entry in batch.entries {
                 let track = entry.track
                 let trackID: Int64
+                var albumID: Int64?
                 if let relink = entry.relinkTrackID {
                     trackID = relink
                     // The ref is where the file is, so it moves with the file.
@@ -58,7 +61,7 @@ extension LibraryStore {
                         WHERE id = ?
                         """).execute(arguments: [track.ref.source, track.ref.id, time, relink])
                 } else {
-                    trackID = try upsertTrack(track, in: db, now: time, touched: &touchedAlbums)
+                    (trackID, albumID) = try upsertTrack(track, in: db, now: time, touched: &touchedAlbums)
                 }
                 try db.cachedStatement(sql: """
                     INSERT INTO file (track_id, path, size, mtime, import_mode, original_path, content_hash)
@@ -69,14 +72,17 @@ extension LibraryStore {
                     """).execute(arguments: [trackID, track.path, track.size, track.modified.timeIntervalSince1970,
                                      entry.mode.rawValue, entry.mode.copiesFiles ? entry.originalPath : nil, entry.contentHash])
                 if let hash = track.artworkHash,
-                   let album = try Int64.fetchOne(db.cachedStatement(sql: "SELECT album_id FROM track WHERE id = ?"), arguments: [trackID]),
+                   let album = try albumID ?? Int64.fetchOne(db.cachedStatement(sql: "SELECT album_id FROM track WHERE id = ?"),
+                                                            arguments: [trackID]),
                    albumArtwork[album] == nil {
                     albumArtwork[album] = hash
                 }
                 try record(path: entry.originalPath, stamp: entry.originalStamp,
                            outcome: entry.relinkTrackID == nil ? "imported" : "relinked", trackID: trackID,
                            mode: entry.mode, in: db, now: time)
-                try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [entry.originalPath])
+                if failuresRecorded {
+                    try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [entry.originalPath])
+                }
             }
             for dup in batch.duplicates {
                 // A duplicate of a file saved in this same batch points at the track that file just became.
@@ -85,7 +91,9 @@ extension LibraryStore {
                     """), arguments: [dup.existingPath])
                 try record(path: dup.path, stamp: dup.stamp, outcome: "duplicate", trackID: existing,
                            mode: batch.entries.first?.mode ?? .reference, in: db, now: time)
-                try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [dup.path])
+                if failuresRecorded {
+                    try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE path = ?").execute(arguments: [dup.path])
+                }
             }
             for failed in batch.failures {
                 try db.cachedStatement(sql: """
@@ -107,12 +115,12 @@ extension LibraryStore {
         }
     }
 
-    /// Inserts or updates the track row for `track`'s ref and returns its id; notes the album it left, if any.
-    private func upsertTrack(_ track: ScannedTrack, in db: Database, now: Double, touched: inout Set<Int64>) throws -> Int64 {
-        if let old = try Int64.fetchOne(db.cachedStatement(sql: "SELECT album_id FROM track WHERE source = ? AND source_id = ?"),
-                                    arguments: [track.ref.source, track.ref.id]) {
-            touched.insert(old)
-        }
+    /// Inserts or updates the track row for `track`'s ref and returns its id and album; notes the album it left, if any.
+    private func upsertTrack(_ track: ScannedTrack, in db: Database, now: Double,
+                             touched: inout Set<Int64>) throws -> (track: Int64, album: Int64) {
+        let old = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, album_id FROM track WHERE source = ? AND source_id = ?"),
+                                   arguments: [track.ref.source, track.ref.id])
+        if let old { touched.insert(old[1]) }
         let albumID = try albumID(for: track, in: db, now: now)
         let artistID = try artistID(named: track.artist, sortTag: track.tags.artistSort, in: db)
         let t = track.tags, i = track.info
@@ -143,10 +151,11 @@ extension LibraryStore {
                 i.frames, i.duration ?? 0, now, now, track.artworkHash,
                 t.replayGain?.trackGain, t.replayGain?.trackPeak, t.replayGain?.albumGain, t.replayGain?.albumPeak,
             ])
-        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM track WHERE source = ? AND source_id = ?"),
-                                    arguments: [track.ref.source, track.ref.id]) ?? db.lastInsertedRowID
-        try saveEmbeddedLyrics(t.lyrics, trackID: id, in: db, now: now)
-        return id
+        // The row found before was updated in place; otherwise the insert made a new one.
+        let id: Int64 = old?[0] ?? db.lastInsertedRowID
+        // A new track has no lyrics yet: only one that was there before can have embedded lyrics to remove.
+        if t.lyrics != nil || old != nil { try saveEmbeddedLyrics(t.lyrics, trackID: id, in: db, now: now) }
+        return (id, albumID)
     }
 
     /// Embedded lyrics follow the file: saved, replaced, or removed when the tags no longer have them
@@ -203,12 +212,18 @@ extension LibraryStore {
         let key = track.album
         let sortTag = track.tags.albumArtist == key.artist ? track.tags.albumArtistSort
             : (track.tags.albumArtist == nil && track.artist == key.artist ? track.tags.artistSort : nil)
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, genre FROM album WHERE identity = ?"),
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, genre, date IS NOT NULL, year IS NOT NULL FROM album WHERE identity = ?"),
                                       arguments: [key.identity]) {
-            let id: Int64 = row["id"]
-            try db.cachedStatement(sql: """
-                UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = ? WHERE id = ?
-                """).execute(arguments: [key.date, track.tags.year, GenreList.adding(track.tags.genre, to: row["genre"]), id])
+            let id: Int64 = row[0]
+            let genre: String? = row[1], hasDate: Bool = row[2], hasYear: Bool = row[3]
+            let genres = GenreList.adding(track.tags.genre, to: genre)
+            // Most tracks of an album bring nothing new to it: then the row is left alone (an update per track was a
+            // tenth of an import's writing).
+            if genres != genre || (!hasDate && key.date != nil) || (!hasYear && track.tags.year != nil) {
+                try db.cachedStatement(sql: """
+                    UPDATE album SET date = COALESCE(date, ?), year = COALESCE(year, ?), genre = ? WHERE id = ?
+                    """).execute(arguments: [key.date, track.tags.year, genres, id])
+            }
             // A sort tag on a later track of the album still names how its album artist sorts.
             if sortTag != nil { _ = try artistID(named: key.artist, sortTag: sortTag, in: db) }
             return id

@@ -89,6 +89,23 @@ import Testing
         #expect(try store.counts().tracks == 1)
     }
 
+    /// The first track names the album; later ones (in the same batch or a later one) fill in a missing date and add
+    /// their genres, and one bringing nothing new changes nothing (the import skips that update: issue 30). The album
+    /// is one by its MusicBrainz id (a tagged album's identity holds its year, so only such an album can lack a date).
+    @Test func laterTracksFillInTheAlbumsDateAndAddTheirGenres() throws {
+        func t(_ title: String, genre: String? = nil, date: String? = nil) -> TrackTags {
+            TrackTags(title: title, artist: "Band", album: "Double", genre: genre, date: date, musicBrainzAlbumID: "0d0b")
+        }
+        try store.save(batch("/m/d1", [t("1", genre: "Rock"), t("2", genre: "rock")]))
+        var album = try #require(try store.albums().first)
+        #expect(album.date == nil && album.year == nil && album.genre == "Rock")
+        try store.save(batch("/m/d2", [t("3", genre: "Rock", date: "1999-05-01"), t("4", genre: "Jazz", date: "2004"), t("5")]))
+        #expect(try store.albums().count == 1)
+        album = try #require(try store.albums().first)
+        #expect(album.date == "1999-05-01" && album.year == 1999)
+        #expect(album.genre == "Rock; Jazz")
+    }
+
     @Test func failuresAreRecordedAndClearedWhenTheFileReadsAgain() throws {
         try store.save(ScanBatch(folder: "/m/f", tracks: [], failures: [ScanFailure(path: "/m/f/1.flac", reason: "truncated")]))
         #expect(try store.scanFailures() == [ScanFailure(path: "/m/f/1.flac", reason: "truncated")])
