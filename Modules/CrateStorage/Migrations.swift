@@ -1,10 +1,16 @@
 import CrateDomain
 import GRDB
+import Synchronization
 
 /// Versioned schema. Never edit a registered migration; add a new one.
 enum Migrations {
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
+        // Set when a migration of this run builds the search index with today's `SearchIndex.create`: later migrations
+        // that rebuild it (v8, v15) would make exactly the same again, so they skip it. A new library thereby builds
+        // its index once, not twice (the migrations were a third of a first import's start). MigrationTests check the
+        // schema comes out the same in one run as in several.
+        let indexBuilt = IndexBuilt()
         m.registerMigration("v1: artists, albums, tracks, files, scan failures") { db in
             try db.execute(sql: """
                 CREATE TABLE artist (
@@ -227,6 +233,7 @@ enum Migrations {
                 END;
                 """)
             try SearchIndex.create(db)
+            indexBuilt.value.withLock { $0 = true }
             // Sort keys for artists imported before v4 (no sort tags known yet: articles are ignored).
             let artists = try Row.fetchAll(db, sql: "SELECT id, name FROM artist")
             for row in artists {
@@ -267,8 +274,11 @@ enum Migrations {
         }
         m.registerMigration("v8: search and sort fold ø, ł, ı, ß, đ, æ, œ, þ") { db in
             // The index stores the plain spelling of letters Unicode does not decompose (SearchFolding): built again.
-            try SearchIndex.drop(db)
-            try SearchIndex.create(db)
+            if !indexBuilt.value.withLock({ $0 }) {
+                try SearchIndex.drop(db)
+                try SearchIndex.create(db)
+                indexBuilt.value.withLock { $0 = true }
+            }
             // Sort keys of names with such letters ("Øystein" sorted after "Z").
             for row in try Row.fetchAll(db, sql: "SELECT id, name, sort_name FROM artist") {
                 let name: String = row["name"]
@@ -409,10 +419,16 @@ enum Migrations {
         m.registerMigration("v15: an import batch indexes its new rows once, at its end") { db in
             // The insert triggers of artists, albums and tracks pause while `search_index_paused` has its row
             // (SearchIndex: FTS5 wrote a segment per row of an import).
+            guard !indexBuilt.value.withLock({ $0 }) else { return }
             try db.execute(sql: SearchIndex.pausedTable)
             for table in ["artist", "album", "track"] { try db.execute(sql: "DROP TRIGGER IF EXISTS \(table)_fts_insert") }
             try db.execute(sql: SearchIndex.pausableInsertTriggers)
         }
         return m
+    }
+
+    /// Whether this run of the migrations built the search index (see `migrator`).
+    private final class IndexBuilt: Sendable {
+        let value = Mutex(false)
     }
 }

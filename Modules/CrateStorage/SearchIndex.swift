@@ -22,34 +22,41 @@ enum SearchIndex {
     /// compact form when that differs. The two are built side by side, not one inside the other: SQLite's parser
     /// allows only so many nested calls in a trigger.
     ///
-    /// Each chain of `replace` runs only when it can change something: the folding when `expr` is not all ASCII (its
-    /// length in characters differs from its length in bytes), the compact form when a mark occurs. Most names are
-    /// plain ASCII without marks, and the 23 `replace` calls per column (each copying the string) were most of the
-    /// cost of indexing an import batch (Benchmarks/README.md). The result is the same either way.
-    static func searchable(_ expr: String) -> String {
+    /// `guarded`: each chain of `replace` runs only when it can change something, the folding when `expr` is not all
+    /// ASCII (its length in characters differs from its length in bytes), the compact form when a mark occurs. Most
+    /// names are plain ASCII without marks, and the 23 `replace` calls per column (each copying the string) were most
+    /// of the cost of indexing an import batch (Benchmarks/README.md); the result is the same. Only for statements
+    /// run as they are made (an import batch's indexing): the triggers keep the shorter text, since every connection
+    /// parses the whole schema when it opens, and the guards made that a third slower.
+    static func searchable(_ expr: String, guarded: Bool = false) -> String {
         let marks = [".", "/", "-", "''", "’", "&", "+"]
         var compact = "(\(expr))"
         for mark in marks { compact = "replace(\(compact), '\(mark)', '')" }
+        guard guarded else {
+            return "(\(SearchFolding.sql("(\(expr))")) || CASE WHEN \(compact) <> (\(expr)) THEN ' ' || \(compact) ELSE '' END)"
+        }
         let hasMark = marks.map { "instr(\(expr), '\($0)')" }.joined(separator: " OR ")
         return "(CASE WHEN length(\(expr)) = length(CAST(\(expr) AS BLOB)) THEN (\(expr)) ELSE \(SearchFolding.sql("(\(expr))")) END"
             + " || CASE WHEN (\(hasMark)) AND \(compact) <> (\(expr)) THEN ' ' || \(compact) ELSE '' END)"
     }
 
     /// The track row as indexed: display fields, so overrides are found.
-    static func trackRow(_ id: String) -> String {
+    static func trackRow(_ id: String, guarded: Bool = false) -> String {
         """
         INSERT INTO track_fts (rowid, title, artist, album, source)
-        SELECT t.id, \(searchable("COALESCE(o.title, t.title)")), \(searchable("COALESCE(o.artist, t.artist)")),
-               \(searchable("COALESCE(o.album, al.title)")), t.source
+        SELECT t.id, \(searchable("COALESCE(o.title, t.title)", guarded: guarded)),
+               \(searchable("COALESCE(o.artist, t.artist)", guarded: guarded)),
+               \(searchable("COALESCE(o.album, al.title)", guarded: guarded)), t.source
         FROM track t JOIN album al ON al.id = t.album_id LEFT JOIN track_override o ON o.track_id = t.id
         WHERE t.id = \(id);
         """
     }
 
-    static func albumRow(_ id: String) -> String {
+    static func albumRow(_ id: String, guarded: Bool = false) -> String {
         """
         INSERT INTO album_fts (rowid, title, artist)
-        SELECT al.id, \(searchable("al.title")), \(searchable("ar.name")) FROM album al JOIN artist ar ON ar.id = al.artist_id
+        SELECT al.id, \(searchable("al.title", guarded: guarded)), \(searchable("ar.name", guarded: guarded))
+        FROM album al JOIN artist ar ON ar.id = al.artist_id
         WHERE al.id = \(id);
         """
     }
@@ -82,13 +89,13 @@ enum SearchIndex {
     static func indexNewRows(since start: BatchStart, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM search_index_paused")
         try db.execute(sql: "DELETE FROM artist_fts WHERE rowid > ?", arguments: [start.artist])
-        try db.execute(sql: "INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name")) FROM artist WHERE id > ?",
+        try db.execute(sql: "INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name", guarded: true)) FROM artist WHERE id > ?",
                        arguments: [start.artist])
         try db.execute(sql: "DELETE FROM album_fts WHERE rowid > ?", arguments: [start.album])
-        try db.execute(sql: albumRow("al.id").replacingOccurrences(of: "WHERE al.id = al.id", with: "WHERE al.id > ?"),
+        try db.execute(sql: albumRow("al.id", guarded: true).replacingOccurrences(of: "WHERE al.id = al.id", with: "WHERE al.id > ?"),
                        arguments: [start.album])
         try db.execute(sql: "DELETE FROM track_fts WHERE rowid > ?", arguments: [start.track])
-        try db.execute(sql: trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: "WHERE t.id > ?"),
+        try db.execute(sql: trackRow("t.id", guarded: true).replacingOccurrences(of: "WHERE t.id = t.id", with: "WHERE t.id > ?"),
                        arguments: [start.track])
     }
 
@@ -177,11 +184,11 @@ enum SearchIndex {
                 DELETE FROM lyrics_fts WHERE rowid = old.track_id;
             END;
 
-            INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name")) FROM artist;
-            INSERT INTO playlist_fts (rowid, name) SELECT id, \(searchable("name")) FROM playlist;
+            INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name", guarded: true)) FROM artist;
+            INSERT INTO playlist_fts (rowid, name) SELECT id, \(searchable("name", guarded: true)) FROM playlist;
             INSERT INTO lyrics_fts (rowid, text) SELECT track_id, \(SearchFolding.sql("text")) FROM lyrics;
-            \(albumRow("al.id").replacingOccurrences(of: "WHERE al.id = al.id", with: ""))
-            \(trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: ""))
+            \(albumRow("al.id", guarded: true).replacingOccurrences(of: "WHERE al.id = al.id", with: ""))
+            \(trackRow("t.id", guarded: true).replacingOccurrences(of: "WHERE t.id = t.id", with: ""))
             """)
     }
 
@@ -197,10 +204,10 @@ enum SearchIndex {
                                   ("playlist_fts", "playlist", "id"), ("lyrics_fts", "lyrics", "track_id")] {
             try run(table, "DELETE FROM \(fts) WHERE rowid NOT IN (SELECT \(key) FROM \(table))")
         }
-        try run("artist", "INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name")) FROM artist WHERE id NOT IN (SELECT rowid FROM artist_fts)")
-        try run("album", albumRow("al.id").replacingOccurrences(of: "WHERE al.id = al.id", with: "WHERE al.id NOT IN (SELECT rowid FROM album_fts)"))
-        try run("track", trackRow("t.id").replacingOccurrences(of: "WHERE t.id = t.id", with: "WHERE t.id NOT IN (SELECT rowid FROM track_fts)"))
-        try run("playlist", "INSERT INTO playlist_fts (rowid, name) SELECT id, \(searchable("name")) FROM playlist WHERE id NOT IN (SELECT rowid FROM playlist_fts)")
+        try run("artist", "INSERT INTO artist_fts (rowid, name) SELECT id, \(searchable("name", guarded: true)) FROM artist WHERE id NOT IN (SELECT rowid FROM artist_fts)")
+        try run("album", albumRow("al.id", guarded: true).replacingOccurrences(of: "WHERE al.id = al.id", with: "WHERE al.id NOT IN (SELECT rowid FROM album_fts)"))
+        try run("track", trackRow("t.id", guarded: true).replacingOccurrences(of: "WHERE t.id = t.id", with: "WHERE t.id NOT IN (SELECT rowid FROM track_fts)"))
+        try run("playlist", "INSERT INTO playlist_fts (rowid, name) SELECT id, \(searchable("name", guarded: true)) FROM playlist WHERE id NOT IN (SELECT rowid FROM playlist_fts)")
         try run("lyrics", "INSERT INTO lyrics_fts (rowid, text) SELECT track_id, \(SearchFolding.sql("text")) FROM lyrics WHERE track_id NOT IN (SELECT rowid FROM lyrics_fts)")
         return changed
     }
