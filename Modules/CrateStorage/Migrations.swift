@@ -8,8 +8,8 @@ enum Migrations {
         var m = DatabaseMigrator()
         // Set when a migration of this run builds the search index with today's `SearchIndex.create`: later migrations
         // that rebuild it (v8, v15) would make exactly the same again, so they skip it. A new library thereby builds
-        // its index once, not twice (the migrations were a third of a first import's start). MigrationTests check the
-        // schema comes out the same in one run as in several.
+        // its index once, not twice (the migrations were about half of what a first import spent before reading a file).
+        // MigrationTests check the schema comes out the same in one run as in several.
         let indexBuilt = IndexBuilt()
         m.registerMigration("v1: artists, albums, tracks, files, scan failures") { db in
             try db.execute(sql: """
