@@ -80,7 +80,6 @@ let package = Package(
         system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
         system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
         system("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
-        system("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         // The MPRIS front end's session bus.
         system("CDBus", pkgConfig: "dbus-1", apt: "libdbus-1-dev"),
@@ -91,6 +90,9 @@ let package = Package(
         // FFmpeg (libavformat-dev libavcodec-dev libswresample-dev libavutil-dev): its headers at build time, its
         // libraries loaded when first used (Modules/CLibraries/CFFmpeg/include/CFFmpeg.h says why).
         .target(name: "CFFmpeg", path: "Modules/CLibraries/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // libcurl (libcurl4-openssl-dev) likewise, for the URLStream and AppleCatalogREST plugins
+        // (Modules/CLibraries/CCurl/include/CCurl.h says why).
+        .target(name: "CCurl", path: "Modules/CLibraries/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // Core's artwork: libjpeg and libpng through a small C shim.
         .target(name: "CImageShim", path: "Modules/CLibraries/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
@@ -144,7 +146,7 @@ let package = Package(
         .target(name: "FFmpegSupport", dependencies: ["CrateDomain", "CFFmpeg", "DecoderSupport"], path: "Plugins/Support/FFmpeg",
                 swiftSettings: strict),
         plugin("LocalFilesSource", path: "Plugins/Sources/LocalFiles"),
-        plugin("AppleCatalogREST", path: "Plugins/Sources/AppleCatalogREST", [.product(name: "Crypto", package: "swift-crypto")]),
+        plugin("AppleCatalogREST", path: "Plugins/Sources/AppleCatalogREST", ["CCurl", .product(name: "Crypto", package: "swift-crypto")]),
         plugin("URLStreamSource", path: "Plugins/Sources/URLStream", ["CCurl"]),
         plugin("OpusDecoder", path: "Plugins/Decoders/Opus", ["COpusFile", "DecoderSupport"]),
         plugin("VorbisDecoder", path: "Plugins/Decoders/Vorbis", ["CVorbisFile", "DecoderSupport", "FFmpegSupport"]),

@@ -3,7 +3,8 @@
 #   CrateDomain imports Foundation (and the C library) only; CrateCore imports no plugin and no front end; front ends
 #   (Modules/FrontEnds) and the apps import neither CrateStorage, GRDB nor a plugin; a plugin imports no other plugin
 #   and no front end; only Core builds and publishes events (front ends and apps subscribe); every Swift target lives
-#   under Modules/, Plugins/, Apps/ or Tests/ (Benchmarks/ and Fuzz/ hold tools); threads start through WorkerThread.
+#   under Modules/, Plugins/, Apps/ or Tests/ (Benchmarks/ and Fuzz/ hold tools); threads start through WorkerThread;
+#   nothing outside Tests/ imports FoundationNetworking.
 # The compiler holds the rest (InternalImportsByDefault, MemberImportVisibility; see Package.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,9 @@ report "a Swift file outside Modules/, Plugins/, Apps/, Tests/, Benchmarks/, Fuz
 # Threads start through WorkerThread, which releases the body before the thread's destructors run: Foundation's own
 # `Thread { }` keeps the block until then, and a GRDB database released there corrupts the heap (WorkerThread.swift).
 report "a thread started without WorkerThread" < <(grep -rnE '\bThread *\{|Thread\(block:|detachNewThread|Thread\(target:' Modules Plugins Apps Tests Benchmarks Fuzz --include='*.swift' | grep -v 'Modules/CrateDomain/Support/WorkerThread.swift' || true)
+# FoundationNetworking links libcurl (and its 28 libraries) into every process; HTTP goes through CrateClient's
+# HTTPExchange or the CCurl loader (Tests/CrateAppsTests/CLITests.swift, StartUpLibraryTests, checks the binaries).
+report "the product imports FoundationNetworking" < <(imports "Modules Plugins Apps" FoundationNetworking)
 report "Domain imports more than Foundation" < <(grep -rnE '^\s*(public )?import ' Modules/CrateDomain --include='*.swift' | grep -vE 'import (Foundation|Synchronization|Glibc)$' || true)
 for dir in Plugins/Sources/* Plugins/Decoders/* Plugins/Outputs/* Plugins/Encoders/*; do
   [ -d "$dir" ] || continue

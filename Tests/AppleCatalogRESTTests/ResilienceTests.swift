@@ -143,6 +143,15 @@ import CrateTestSupport
         }
     }
 
+    /// A token pasted with a line break inside would make a header of its own: refused before anything is sent.
+    @Test func aTokenWithALineBreakIsRefusedNotSent() async throws {
+        try await withCatalog(configure: { $0.userToken = "user-token\r\nX-Injected: yes" }) { server, client, _ in
+            let error = await catalogError { _ = try await client.libraryAlbums(limit: 5) }
+            #expect(error == .transport("a request header has a line break in its value (check the tokens in the settings)"))
+            #expect(await server.log.seen.isEmpty)
+        }
+    }
+
     @Test func cancellingAnInFlightRequestThrowsCancelledAtOnce() async throws {
         var options = FakeAppleMusic.Options()
         let gate = ReplyGate()

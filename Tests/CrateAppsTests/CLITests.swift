@@ -219,3 +219,22 @@ extension AppHarness {
         #expect(unnamed.isEmpty, "commands without commandName: \(unnamed)")
     }
 }
+
+/// libcurl and FFmpeg are opened when a stream, the Apple Music API or an FFmpeg codec is first used
+/// (Modules/CLibraries/CCurl, CFFmpeg): linked, they cost every `crate` command 12 and 60 ms of its start and the
+/// idle daemon 5.6 MiB. The dynamic loader's own list of what it loads (`LD_TRACE_LOADED_OBJECTS`, what ldd uses)
+/// holds that for the binaries as built, whatever a dependency imports.
+@Suite struct StartUpLibraryTests {
+    @Test(arguments: ["crate", "crated"])
+    func startsWithoutLibcurlOrFFmpeg(binary: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_TRACE_LOADED_OBJECTS"] = "1"
+        let traced = try runTool(AppHarness.binary(binary).path, [], environment: environment)
+        #expect(traced.status == 0, "\(traced.stderr)")
+        // One line per object: "\tlibz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x...)".
+        let loaded = traced.stdout.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+        #expect(loaded.contains { $0.hasPrefix("libsqlite3.so") }, "the trace lists no libsqlite3: \(loaded)")
+        let early = loaded.filter { $0.hasPrefix("libcurl") || $0.hasPrefix("libav") || $0.hasPrefix("libswresample") }
+        #expect(early.isEmpty, "\(binary) loads \(early) at start")
+    }
+}

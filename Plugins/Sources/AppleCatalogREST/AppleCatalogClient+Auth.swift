@@ -1,8 +1,5 @@
 public import CrateDomain
 import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// `crate catalog auth`: both tokens checked against the API, each problem said precisely.
 extension AppleCatalogClient {
@@ -50,9 +47,9 @@ extension AppleCatalogClient {
 
     /// The same check when no client can be made (a key problem, no credentials): the reason becomes
     /// the developer-token problem, and the user token is reported as far as it can be without the API.
-    public static func authCheck(config: AppleCatalogConfig, session: URLSession? = nil) async -> CatalogAuthReport {
+    public static func authCheck(config: AppleCatalogConfig) async -> CatalogAuthReport {
         do {
-            return try await AppleCatalogClient(config: config, session: session).authCheck()
+            return try await AppleCatalogClient(config: config).authCheck()
         } catch {
             var report = CatalogAuthReport(developerToken: .problem, developerTokenProblem: error.description,
                                            userToken: .absent, storefront: config.storefront.lowercased())

@@ -1,8 +1,5 @@
 public import CrateDomain
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// The Apple Music API over REST. One client per daemon: every request goes through its rate limiter,
 /// retry policy and cache, and carries a developer token it signs and renews itself.
@@ -14,7 +11,6 @@ public actor AppleCatalogClient {
     /// `scheme://host[:port]` (plus any path prefix) that targets (`/v1/…`) are appended to.
     nonisolated let root: String
     let transport: CatalogTransport
-    private let ownsSession: Bool
     var developerToken: DeveloperTokenSource
     let userToken: UserToken
     var limiter: SharedRequestWindow
@@ -28,23 +24,17 @@ public actor AppleCatalogClient {
 
     /// Loads the key (or reads the ready token) now: a missing, unreadable, too open or malformed key
     /// throws its `AppleCatalogError` here rather than on the first request.
-    public init(config: AppleCatalogConfig, session: URLSession? = nil) throws(AppleCatalogError) {
+    public init(config: AppleCatalogConfig) throws(AppleCatalogError) {
         self.config = config
         root = CatalogURL.root(of: config.baseURL)
         developerToken = try DeveloperTokenSource(config: config)
         userToken = UserToken(config: config)
         // As many connections as one second's burst may need (6 to 32).
         let burst = config.requestsPerSecond.isFinite ? min(32, max(6, config.requestsPerSecond.rounded(.up))) : 32
-        transport = CatalogTransport(session: session ?? CatalogTransport.makeSession(timeout: config.timeoutSeconds,
-                                                                                      connections: Int(burst)))
-        ownsSession = session == nil
+        transport = CatalogTransport(connections: Int(burst))
         limiter = SharedRequestWindow(rate: config.requestsPerSecond, path: config.rateStateFile)
         cache = ResponseCache(lifetime: config.cacheLifetime)
         retry = RetryPolicy(maxRetries: max(0, config.maxRetries), baseDelay: max(0, config.retryBaseDelay))
-    }
-
-    deinit {
-        if ownsSession { transport.session.finishTasksAndInvalidate() }
     }
 
     /// Whether the ready developer token from the settings is past its `exp` (a signed one never is).
@@ -98,18 +88,16 @@ public actor AppleCatalogClient {
         guard let url = URL(string: root + request.target) else {
             throw .invalidRequest("cannot make a URL of \(CatalogURL.path(of: request.target))")
         }
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = request.method
-        urlRequest.timeoutInterval = config.timeoutSeconds
-        urlRequest.setValue("Bearer \(try developerToken.token())", forHTTPHeaderField: "Authorization")
+        var exchange = CatalogTransport.Request(url: url.absoluteString, method: request.method,
+                                                headers: ["Authorization: Bearer \(try developerToken.token())",
+                                                          "Accept: application/json"])
         if request.isPersonal {
             guard let token = userToken.token else { throw .userTokenMissing }
-            urlRequest.setValue(token, forHTTPHeaderField: "Music-User-Token")
+            exchange.headers.append("Music-User-Token: \(token)")
         }
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         if let body = request.body {
-            urlRequest.httpBody = body
-            urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            exchange.body = body
+            exchange.headers.append("Content-Type: application/json")
         }
 
         var attempt = 0
@@ -117,7 +105,7 @@ public actor AppleCatalogClient {
             try await pace()
             let reply: CatalogTransport.Reply
             do {
-                reply = try await transport.send(urlRequest, timeout: config.timeoutSeconds)
+                reply = try await transport.send(exchange, timeout: config.timeoutSeconds)
             } catch {
                 switch error {
                 case .cancelled:

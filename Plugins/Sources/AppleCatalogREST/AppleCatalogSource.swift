@@ -1,8 +1,5 @@
 public import CrateDomain
 import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// The Apple Music catalog as a source under the `applemusic:` scheme: its albums and songs map into
 /// the library's `Album` and `Track`, and it answers external searches. Its tracks cannot be played in
@@ -20,7 +17,7 @@ public struct AppleCatalogSource: CatalogSource {
 
     /// Unavailable, with the reason, without credentials, with a key that cannot be used, or with a
     /// ready developer token that has expired.
-    public init(config: AppleCatalogConfig, session: URLSession? = nil) {
+    public init(config: AppleCatalogConfig) {
         self.config = config
         settingsProblem = nil
         guard config.hasDeveloperCredentials else {
@@ -29,7 +26,7 @@ public struct AppleCatalogSource: CatalogSource {
             return
         }
         do {
-            let client = try AppleCatalogClient(config: config, session: session)
+            let client = try AppleCatalogClient(config: config)
             if client.readyTokenExpired() {
                 status = .unavailable(reason: AppleCatalogError.developerTokenExpired.description)
                 self.client = nil

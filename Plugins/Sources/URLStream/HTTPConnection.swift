@@ -143,14 +143,18 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// One curl transfer from byte `offset` (a reconnection of a live stream starts fresh: offset 0).
     private func transfer(from offset: Int64, delivered: inout Int64) -> (CURLcode, String) {
-        guard let handle = curl_easy_init() else { return (CURLE_FAILED_INIT, "libcurl could not start") }
-        defer { curl_easy_cleanup(handle) }
+        var loadError = [CChar](repeating: 0, count: 512)
+        guard crate_curl_load(&loadError, loadError.count) != 0 else {
+            return (CURLE_FAILED_INIT, "libcurl cannot be loaded: " + String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard let handle = crate_curl_easy_init() else { return (CURLE_FAILED_INIT, "libcurl could not start") }
+        defer { crate_curl_easy_cleanup(handle) }
         let state = TransferState(connection: self, handle: handle)
         let context = Unmanaged.passRetained(state)
         defer { context.release() }
         var headers: UnsafeMutablePointer<curl_slist>?
-        headers = curl_slist_append(headers, "Icy-MetaData: 1")
-        defer { curl_slist_free_all(headers) }
+        headers = crate_curl_slist_append(headers, "Icy-MetaData: 1")
+        defer { crate_curl_slist_free_all(headers) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let live = lock.withLock { headersDone && contentLength == nil }
         let code = errorBuffer.withUnsafeMutableBufferPointer { errors -> CURLcode in
@@ -173,13 +177,13 @@ final class HTTPConnection: @unchecked Sendable {
             _ = crate_curl_progress(handle, TransferState.progress)
             _ = crate_curl_pointer(handle, CURLOPT_XFERINFODATA, context.toOpaque())
             if offset > 0 && !live { _ = crate_curl_string(handle, CURLOPT_RANGE, "\(offset)-") }
-            return curl_easy_perform(handle)
+            return crate_curl_easy_perform(handle)
         }
         delivered += state.audioBytes
         lock.withLock { connections += 1 }
         if code == CURLE_OK && !state.sawBody { state.checkResponse() }     // an empty body still has a status
         let text = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (code, text.isEmpty ? String(cString: curl_easy_strerror(code)) : text)
+        return (code, text.isEmpty ? String(cString: crate_curl_easy_strerror(code)) : text)
     }
 
     // MARK: - Called from the transfer's callbacks

@@ -1,0 +1,85 @@
+#include "CCurl.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+/* libcurl's soname has been libcurl.so.4 since 2006 (curl 7.16), for the 7.x and 8.x versions alike. */
+static const char soname[] = "libcurl.so.4";
+
+/* The functions Crate calls, with their types from the header. */
+#define CRATE_CURL_FUNCTIONS(X) \
+    X(curl_global_init) \
+    X(curl_easy_init) \
+    X(curl_easy_cleanup) \
+    X(curl_easy_reset) \
+    X(curl_easy_perform) \
+    X(curl_easy_setopt) \
+    X(curl_easy_getinfo) \
+    X(curl_easy_strerror) \
+    X(curl_slist_append) \
+    X(curl_slist_free_all)
+
+static struct {
+#define CRATE_CURL_FIELD(name) __typeof__(name) *name;
+    CRATE_CURL_FUNCTIONS(CRATE_CURL_FIELD)
+} lib;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int ready;
+static char failure[512];
+
+static void load(void) {
+    /* Never closed: handles and their connections may live as long as the process. */
+    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(failure, sizeof failure, "%s", reason ? reason : soname);
+        return;
+    }
+    void *symbol;
+#define CRATE_CURL_RESOLVE(name) \
+    symbol = dlsym(library, #name); \
+    if (symbol == NULL) { \
+        snprintf(failure, sizeof failure, "%s has no function %s", soname, #name); \
+        return; \
+    } \
+    lib.name = (__typeof__(name) *)symbol;
+    CRATE_CURL_FUNCTIONS(CRATE_CURL_RESOLVE)
+    CURLcode code = lib.curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (code != CURLE_OK) {
+        snprintf(failure, sizeof failure, "libcurl did not start: %s", lib.curl_easy_strerror(code));
+        return;
+    }
+    ready = 1;
+}
+
+int crate_curl_load(char *error, size_t error_size) {
+    pthread_once(&once, load);
+    if (!ready && error != NULL && error_size > 0) snprintf(error, error_size, "%s", failure);
+    return ready;
+}
+
+CURL *crate_curl_easy_init(void) { return lib.curl_easy_init(); }
+void crate_curl_easy_cleanup(CURL *handle) { lib.curl_easy_cleanup(handle); }
+void crate_curl_easy_reset(CURL *handle) { lib.curl_easy_reset(handle); }
+CURLcode crate_curl_easy_perform(CURL *handle) { return lib.curl_easy_perform(handle); }
+const char *crate_curl_easy_strerror(CURLcode code) { return lib.curl_easy_strerror(code); }
+struct curl_slist *crate_curl_slist_append(struct curl_slist *list, const char *line) { return lib.curl_slist_append(list, line); }
+void crate_curl_slist_free_all(struct curl_slist *list) { lib.curl_slist_free_all(list); }
+
+CURLcode crate_curl_long(CURL *handle, CURLoption option, long value) { return lib.curl_easy_setopt(handle, option, value); }
+CURLcode crate_curl_offset(CURL *handle, CURLoption option, curl_off_t value) { return lib.curl_easy_setopt(handle, option, value); }
+CURLcode crate_curl_string(CURL *handle, CURLoption option, const char *value) { return lib.curl_easy_setopt(handle, option, value); }
+CURLcode crate_curl_pointer(CURL *handle, CURLoption option, void *value) { return lib.curl_easy_setopt(handle, option, value); }
+CURLcode crate_curl_list(CURL *handle, CURLoption option, struct curl_slist *value) { return lib.curl_easy_setopt(handle, option, value); }
+CURLcode crate_curl_write(CURL *handle, CURLoption option, size_t (*function)(char *, size_t, size_t, void *)) {
+    return lib.curl_easy_setopt(handle, option, function);
+}
+CURLcode crate_curl_progress(CURL *handle, int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return lib.curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+}
+long crate_curl_status(CURL *handle) {
+    long code = 0;
+    lib.curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
+    return code;
+}
