@@ -137,10 +137,11 @@ public struct DaemonClient: Sendable {
 }
 
 extension DaemonClient {
-    /// Whether crated answers on its address (a refused connection answers at once).
+    /// Whether crated answers on its address (a refused connection answers at once; on loopback without an event loop).
     public func isRunning() async -> Bool {
-        guard let request = try? request("GET", "health"),
-              let answer = try? await request.fetch(limit: Self.largestAnswer, timeout: .seconds(2)) else { return false }
+        guard let request = try? request("GET", "health") else { return false }
+        if LoopbackProbe.probe(host: request.host, port: request.port) == .refused { return false }
+        guard let answer = try? await request.fetch(limit: Self.largestAnswer, timeout: .seconds(2)) else { return false }
         return answer.status == 200
     }
 }

@@ -7,10 +7,7 @@ extension LibraryStore {
     public func diagnostics() throws -> LibraryDiagnostics {
         try read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            var missing: [String: Int] = Dictionary(uniqueKeysWithValues: MissingReason.allCases.map { ($0.rawValue, 0) })
-            for row in try Row.fetchAll(db, sql: "SELECT missing_reason, COUNT(*) AS n FROM track WHERE missing_reason IS NOT NULL GROUP BY missing_reason") {
-                missing[row["missing_reason"]] = row["n"]
-            }
+            let missing = try Self.missingCounts(db)
             var modes: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT import_mode, COUNT(*) AS n FROM file GROUP BY import_mode") {
                 modes[row["import_mode"]] = row["n"]
@@ -35,6 +32,21 @@ extension LibraryStore {
                 recentItems: try count("SELECT COUNT(*) FROM recent_item"),
                 plays: try count("SELECT COUNT(*) FROM play_log"))
         }
+    }
+
+    /// Tracks flagged missing, by reason (every reason present, 0 when none): what a rescan's missing check reports,
+    /// without the rest of the diagnostics' counts.
+    public func missingCounts() throws -> [String: Int] {
+        try read { db in try Self.missingCounts(db) }
+    }
+
+    private static func missingCounts(_ db: Database) throws -> [String: Int] {
+        var missing: [String: Int] = Dictionary(uniqueKeysWithValues: MissingReason.allCases.map { ($0.rawValue, 0) })
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT missing_reason, COUNT(*) FROM track WHERE missing_reason IS NOT NULL GROUP BY missing_reason
+            """))
+        while let row = try rows.next() { missing[row[0]] = row[1] }
+        return missing
     }
 
     /// Removes rows that point at nothing (left by crashes, older versions or edits made with foreign keys off)

@@ -26,7 +26,7 @@ extension LibraryService {
             }
             try store.setMissing(changes)
         }
-        check.missing = try store.diagnostics().missing
+        check.missing = try store.missingCounts()
         return check
     }
 
