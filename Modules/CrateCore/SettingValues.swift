@@ -23,8 +23,19 @@ public enum SettingsLoader {
         "player.replaygain", "player.replaygain_preamp", "player.replaygain_prevent_clipping",
     ]
 
+    /// `output.plugin` is `CRATE_OUTPUT_PLUGIN`. Keys are ASCII: a byte map, not Foundation's string replacing
+    /// (every key's origin asks for its name at each start, and that was a tenth of reading the settings).
     public static func environmentName(for key: String) -> String {
-        "CRATE_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+        var name = Array("CRATE_".utf8)
+        name.reserveCapacity(6 + key.utf8.count)
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "."): name.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): name.append(byte - 32)
+            default: name.append(byte)
+            }
+        }
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// The parts of a list written as one string: `localfiles, urlstream`.

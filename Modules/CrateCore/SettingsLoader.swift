@@ -39,16 +39,29 @@ extension SettingsLoader {
             }
         }
         let reader = ConfigReader(providers: providers)
+        // Each key is asked for its value and then its origin, some as a string and as a list: every answer is kept,
+        // since a ConfigReader lookup (the key decoded, each provider asked) was most of a short command's settings.
+        var strings: [String: String?] = [:]
+        var arrays: [String: [String]?] = [:]
         func string(_ key: String) -> String? {
-            reader.string(forKey: ConfigKey(key)).flatMap { $0.isEmpty ? nil : $0 }
+            if let known = strings[key] { return known }
+            let value = reader.string(forKey: ConfigKey(key)).flatMap { $0.isEmpty ? nil : $0 }
+            strings[key] = .some(value)
+            return value
+        }
+        func stringArray(_ key: String) -> [String]? {
+            if let known = arrays[key] { return known }
+            let value = reader.stringArray(forKey: ConfigKey(key))
+            arrays[key] = .some(value)
+            return value
         }
         /// The environment wins over the file (`crateVariables` feeds the first provider).
         func origin(_ key: String) -> SettingOrigin? {
             if environment[environmentName(for: key)].map({ !$0.isEmpty }) == true { return .env }
-            return string(key) != nil || reader.stringArray(forKey: ConfigKey(key)) != nil ? .file : nil
+            return string(key) != nil || stringArray(key) != nil ? .file : nil
         }
         func list(_ key: String) -> [String]? {
-            let items = reader.stringArray(forKey: ConfigKey(key)) ?? string(key).map(commaSeparated)
+            let items = stringArray(key) ?? string(key).map(commaSeparated)
             return items.map(listItems)
         }
         func names(_ key: String, known: [String]) throws -> [String]? {

@@ -95,6 +95,17 @@ import CrateDomain
                                env: ["CRATE_OUTPUT_PLUGIN": "null", "CRATE_DECODERS_ORDER": "opus, flac",
                                      "CRATE_HTTP_ADDRESS": "8123"])
         #expect(s.output == "null" && s.decoderOrder == ["opus", "flac"] && s.httpPort == 8123)
+        #expect(s.origins["output.plugin"] == .env && s.origins["decoders.order"] == .env && s.origins["log.level"] == nil)
+        let file = try await load(yaml: "log:\n  level: debug\nsources:\n  urlstream:\n    buffer_kb: 256\n",
+                                  env: ["CRATE_SOURCES_URLSTREAM_CONNECT_TIMEOUT": "3"])
+        #expect(file.origins["log.level"] == .file && file.origins["sources.urlstream.buffer_kb"] == .file)
+        #expect(file.origins["sources.urlstream.connect_timeout"] == .env && file.origins["http.address"] == nil)
+    }
+
+    @Test func environmentNamesAreTheKeysInCapitals() {
+        #expect(SettingsLoader.environmentName(for: "output.plugin") == "CRATE_OUTPUT_PLUGIN")
+        #expect(SettingsLoader.environmentName(for: "sources.urlstream.buffer_kb") == "CRATE_SOURCES_URLSTREAM_BUFFER_KB")
+        #expect(SettingsLoader.environmentName(for: "outputs.stream.max_clients2") == "CRATE_OUTPUTS_STREAM_MAX_CLIENTS2")
     }
 
     @Test func invalidOutputNamesKeyAndAcceptedValues() async throws {
