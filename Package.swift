@@ -78,7 +78,6 @@ let package = Package(
         system("CVorbisFile", pkgConfig: "vorbisfile", apt: "libvorbis-dev"),
         system("CMpg123", pkgConfig: "libmpg123", apt: "libmpg123-dev"),
         system("CFLAC", pkgConfig: "flac", apt: "libflac-dev"),
-        system("CPulse", pkgConfig: "libpulse-simple", apt: "libpulse-dev"),
         system("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         // The MPRIS front end's session bus.
@@ -93,6 +92,8 @@ let package = Package(
         // libcurl (libcurl4-openssl-dev) likewise, for the URLStream and AppleCatalogREST plugins
         // (Modules/CLibraries/CCurl/include/CCurl.h says why).
         .target(name: "CCurl", path: "Modules/CLibraries/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libpulse-simple (libpulse-dev) likewise, for the PulseAudio output (Modules/CLibraries/CPulse/include/CPulse.h).
+        .target(name: "CPulse", path: "Modules/CLibraries/CPulse", linkerSettings: [.linkedLibrary("dl")]),
         // Core's artwork: libjpeg and libpng through a small C shim.
         .target(name: "CImageShim", path: "Modules/CLibraries/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 

@@ -220,13 +220,13 @@ extension AppHarness {
     }
 }
 
-/// libcurl and FFmpeg are opened when a stream, the Apple Music API or an FFmpeg codec is first used
-/// (Modules/CLibraries/CCurl, CFFmpeg): linked, they cost every `crate` command 12 and 60 ms of its start and the
-/// idle daemon 5.6 MiB. The dynamic loader's own list of what it loads (`LD_TRACE_LOADED_OBJECTS`, what ldd uses)
+/// libcurl, libpulse and FFmpeg are opened when a stream, the Apple Music API, the PulseAudio output or an FFmpeg
+/// codec is first used (Modules/CLibraries/CCurl, CPulse, CFFmpeg): linked, they cost every `crate` command 15, 3 and
+/// 60 ms of its start and the idle daemon 5.6 and 1.3 MiB. The dynamic loader's own list of what it loads (`LD_TRACE_LOADED_OBJECTS`, what ldd uses)
 /// holds that for the binaries as built, whatever a dependency imports.
 @Suite struct StartUpLibraryTests {
     @Test(arguments: ["crate", "crated"])
-    func startsWithoutLibcurlOrFFmpeg(binary: String) throws {
+    func startsWithoutLibcurlLibpulseOrFFmpeg(binary: String) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["LD_TRACE_LOADED_OBJECTS"] = "1"
         let traced = try runTool(AppHarness.binary(binary).path, [], environment: environment)
@@ -234,7 +234,7 @@ extension AppHarness {
         // One line per object: "\tlibz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x...)".
         let loaded = traced.stdout.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
         #expect(loaded.contains { $0.hasPrefix("libsqlite3.so") }, "the trace lists no libsqlite3: \(loaded)")
-        let early = loaded.filter { $0.hasPrefix("libcurl") || $0.hasPrefix("libav") || $0.hasPrefix("libswresample") }
+        let early = loaded.filter { ["libcurl", "libpulse", "libav", "libswresample"].contains(where: $0.hasPrefix) }
         #expect(early.isEmpty, "\(binary) loads \(early) at start")
     }
 }

@@ -26,7 +26,7 @@ public struct PulseAudioOutputPlugin: OutputPlugin {
             let stream = try PulseAudioStream.connect(
                 server: server, sink: sink, applicationName: applicationName,
                 format: PCMFormat(sampleRate: 44100, channels: 2))
-            pa_simple_free(stream)
+            crate_pa_simple_free(stream)
             return .available
         } catch {
             return .unavailable(reason: error.reason)
@@ -52,7 +52,7 @@ public final class PulseAudioStream: AudioOutput {
     }
 
     deinit {
-        if let stream { pa_simple_free(stream) }
+        if let stream { crate_pa_simple_free(stream) }
     }
 
     public var destination: String {
@@ -65,8 +65,8 @@ public final class PulseAudioStream: AudioOutput {
         if let old = stream {
             // Let the previous track's tail (up to the buffer's ~200 ms) play before the new stream starts.
             var err: Int32 = 0
-            _ = pa_simple_drain(old, &err)
-            pa_simple_free(old)
+            _ = crate_pa_simple_drain(old, &err)
+            crate_pa_simple_free(old)
             stream = nil
             self.format = nil
         }
@@ -84,7 +84,7 @@ public final class PulseAudioStream: AudioOutput {
             throw OutputError(output: "pulse", reason: "write of \(samples.count) samples is not whole \(format.channels)-channel frames")
         }
         var err: Int32 = 0
-        if pa_simple_write(stream, base, samples.count * MemoryLayout<Float>.size, &err) < 0 {
+        if crate_pa_simple_write(stream, base, samples.count * MemoryLayout<Float>.size, &err) < 0 {
             throw OutputError(output: "pulse", reason: "writing to \(Self.describe(server)) failed: \(Self.text(err)); is the server still running?")
         }
     }
@@ -92,7 +92,7 @@ public final class PulseAudioStream: AudioOutput {
     public func drain() throws {
         guard let stream else { return }
         var err: Int32 = 0
-        if pa_simple_drain(stream, &err) < 0 {
+        if crate_pa_simple_drain(stream, &err) < 0 {
             throw OutputError(output: "pulse", reason: "draining on \(Self.describe(server)) failed: \(Self.text(err))")
         }
     }
@@ -101,15 +101,15 @@ public final class PulseAudioStream: AudioOutput {
     public func flush() -> Bool {
         guard let stream else { return false }
         var err: Int32 = 0
-        return pa_simple_flush(stream, &err) >= 0
+        return crate_pa_simple_flush(stream, &err) >= 0
     }
 
     /// Flushes first so stopping is immediate instead of playing out the buffer.
     public func close() {
         guard let stream else { return }
         var err: Int32 = 0
-        _ = pa_simple_flush(stream, &err)
-        pa_simple_free(stream)
+        _ = crate_pa_simple_flush(stream, &err)
+        crate_pa_simple_free(stream)
         self.stream = nil
         format = nil
     }
@@ -121,6 +121,11 @@ public final class PulseAudioStream: AudioOutput {
     static func connect(server: String?, sink: String?, applicationName: String,
                         format: PCMFormat) throws(OutputError) -> OpaquePointer {
         try check(format)
+        var loadError = [CChar](repeating: 0, count: 512)
+        guard crate_pulse_load(&loadError, loadError.count) != 0 else {
+            let why = String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw OutputError(output: "pulse", reason: "libpulse-simple cannot be loaded (\(why)); install the libpulse0 package")
+        }
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate),
                                   channels: UInt8(format.channels))
         let bytesPerSecond = format.sampleRate * format.channels * MemoryLayout<Float>.size
@@ -128,7 +133,7 @@ public final class PulseAudioStream: AudioOutput {
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(bytesPerSecond / 5),
                                   prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
         var err: Int32 = 0
-        let stream = pa_simple_new(server, applicationName, PA_STREAM_PLAYBACK, sink, "Music",
+        let stream = crate_pa_simple_new(server, applicationName, PA_STREAM_PLAYBACK, sink, "Music",
                                    &spec, nil, &attr, &err)
         guard let stream else {
             throw OutputError(output: "pulse", reason: reason(for: err, server: server, sink: sink))
@@ -167,6 +172,6 @@ public final class PulseAudioStream: AudioOutput {
     }
 
     static func text(_ err: Int32) -> String {
-        pa_strerror(err).map { String(cString: $0) } ?? "error \(err)"
+        crate_pa_strerror(err).map { String(cString: $0) } ?? "error \(err)"
     }
 }

@@ -1,2 +1,0 @@
-#include <pulse/simple.h>
-#include <pulse/error.h>
