@@ -17,9 +17,8 @@ extension LibraryService {
             guard let last = page.last else { break }
             after = last.trackID
             var changes: [(trackID: Int64, reason: MissingReason?, detail: String?)] = []
-            for file in page {
+            for (file, state) in zip(page, Self.fileStates(page)) {
                 check.checked += 1
-                let state = Self.fileState(file)
                 guard state.reason != file.missing else { continue }
                 changes.append((file.trackID, state.reason, state.detail))
                 if state.reason == nil { check.found += 1 } else if file.missing == nil { check.newlyMissing += 1 }
@@ -28,6 +27,19 @@ extension LibraryService {
         }
         check.missing = try store.missingCounts()
         return check
+    }
+
+    /// Each file's state, the page cut in one run of files per core: the kernel's walk of each path in access(2)
+    /// was a tenth of a no-change rescan of 100,000 files.
+    static func fileStates(_ files: [LibraryFileRow]) -> [(reason: MissingReason?, detail: String?)] {
+        let lanes = min(ProcessInfo.processInfo.activeProcessorCount, files.count / 64)
+        guard lanes > 1 else { return files.map(fileState) }
+        let slots = Slots<(reason: MissingReason?, detail: String?)>(count: files.count)
+        let size = (files.count + lanes - 1) / lanes
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for i in lane * size..<min(files.count, (lane + 1) * size) { slots.set(i, fileState(files[i])) }
+        }
+        return zip(files, slots.values).map { file, state in state ?? fileState(file) }
     }
 
     /// Why a library file cannot be played now, or nil when it can.

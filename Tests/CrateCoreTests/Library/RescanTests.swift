@@ -87,6 +87,34 @@ import CrateStorage
         #expect(throws: (any Error).self) { try runtime.library.relink(trackID: id, to: f.dir.appendingPathComponent("nope.flac").path) }
     }
 
+    /// A page of files large enough to be checked on several cores at once: each file's flag is its own, whatever
+    /// lane checked it (gone files at both ends, in the middle and at a lane's edge; a bad URI among them).
+    @Test func aLargePageIsCheckedFileByFile() throws {
+        let f = try LibraryFixture()
+        let runtime = try f.runtime()
+        let folder = f.dir.appendingPathComponent("many", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let count = 301
+        var tracks: [ScannedTrack] = []
+        for i in 0..<count {
+            let path = i == 150 ? "relative/\(i).flac" : folder.appendingPathComponent("\(i).flac").path
+            if i != 150 { try Data([1]).write(to: URL(fileURLWithPath: path)) }
+            tracks.append(ScannedTrack(ref: TrackRef(source: "file", id: path), path: path, size: 1, modified: Date(),
+                                       tags: TrackTags(title: "T\(i)"), info: StreamInfo(codec: "flac", sampleRate: 44100, channels: 2),
+                                       title: "T\(i)", artist: "X",
+                                       album: AlbumKey(identity: "x", title: "X", artist: "X", date: nil, isCompilation: false)))
+        }
+        try runtime.store.save(ScanBatch(folder: folder.path, tracks: tracks, failures: []))
+        let gone = [0, 1, 75, 149, 151, 299, 300]
+        for i in gone { try FileManager.default.removeItem(at: folder.appendingPathComponent("\(i).flac")) }
+        let check = try runtime.library.checkMissing()
+        #expect(check.checked == count && check.newlyMissing == gone.count + 1, "\(check)")
+        #expect(check.missing["not_found"] == gone.count && check.missing["invalid_uri"] == 1)
+        let missing = try runtime.library.missingTracks()
+        #expect(Set(missing.map(\.track.title)) == Set((gone + [150]).map { "T\($0)" }))
+        #expect(missing.allSatisfy { ($0.reason == .invalidURI) == ($0.track.title == "T150") })
+    }
+
     @Test func anEntryWithABadURIIsFlaggedInvalid() throws {
         let f = try LibraryFixture()
         let runtime = try f.runtime()
