@@ -91,9 +91,10 @@ let package = Package(
         .target(name: "CFFmpeg", path: "Modules/CLibraries/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         // libcurl (libcurl4-openssl-dev) likewise, for the URLStream and AppleCatalogREST plugins
         // (Modules/CLibraries/CCurl/include/CCurl.h says why).
-        .target(name: "CCurl", path: "Modules/CLibraries/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLazyLibrary", path: "Modules/CLibraries/CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurl", dependencies: ["CLazyLibrary"], path: "Modules/CLibraries/CCurl"),
         // libpulse-simple (libpulse-dev) likewise, for the PulseAudio output (Modules/CLibraries/CPulse/include/CPulse.h).
-        .target(name: "CPulse", path: "Modules/CLibraries/CPulse", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CPulse", dependencies: ["CLazyLibrary"], path: "Modules/CLibraries/CPulse"),
         // Core's artwork: libjpeg and libpng through a small C shim.
         .target(name: "CImageShim", path: "Modules/CLibraries/CImageShim", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 

@@ -1,6 +1,5 @@
 #include "CCurl.h"
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
 #include <stdio.h>
 
 /* libcurl's soname has been libcurl.so.4 since 2006 (curl 7.16), for the 7.x and 8.x versions alike. */
@@ -19,44 +18,30 @@ static const char soname[] = "libcurl.so.4";
     X(curl_slist_append) \
     X(curl_slist_free_all)
 
-static struct {
+#define CRATE_CURL_NAME(name) #name,
+static const char *const names[] = { CRATE_CURL_FUNCTIONS(CRATE_CURL_NAME) };
+
+/* The functions, typed from the header, over the untyped pointers crate_lazy_load fills in the list's order
+   (POSIX gives function and data pointers one representation). */
+static union {
+    struct {
 #define CRATE_CURL_FIELD(name) __typeof__(name) *name;
-    CRATE_CURL_FUNCTIONS(CRATE_CURL_FIELD)
+        CRATE_CURL_FUNCTIONS(CRATE_CURL_FIELD)
+    };
+    void *pointers[sizeof names / sizeof names[0]];
 } lib;
+_Static_assert(sizeof lib == sizeof lib.pointers, "one pointer per listed function");
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int ready;
-static char failure[512];
+static CrateLazyLibrary library = CRATE_LAZY_LIBRARY_INIT;
 
-static void load(void) {
-    /* Never closed: handles and their connections may live as long as the process. */
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason ? reason : soname);
-        return;
-    }
-    void *symbol;
-#define CRATE_CURL_RESOLVE(name) \
-    symbol = dlsym(library, #name); \
-    if (symbol == NULL) { \
-        snprintf(failure, sizeof failure, "%s has no function %s", soname, #name); \
-        return; \
-    } \
-    lib.name = (__typeof__(name) *)symbol;
-    CRATE_CURL_FUNCTIONS(CRATE_CURL_RESOLVE)
+static int start(char *failure, size_t failure_size) {
     CURLcode code = lib.curl_global_init(CURL_GLOBAL_DEFAULT);
-    if (code != CURLE_OK) {
-        snprintf(failure, sizeof failure, "libcurl did not start: %s", lib.curl_easy_strerror(code));
-        return;
-    }
-    ready = 1;
+    if (code != CURLE_OK) snprintf(failure, failure_size, "libcurl did not start: %s", lib.curl_easy_strerror(code));
+    return code == CURLE_OK;
 }
 
 int crate_curl_load(char *error, size_t error_size) {
-    pthread_once(&once, load);
-    if (!ready && error != NULL && error_size > 0) snprintf(error, error_size, "%s", failure);
-    return ready;
+    return crate_lazy_load(&library, soname, names, lib.pointers, sizeof names / sizeof names[0], start, error, error_size);
 }
 
 CURL *crate_curl_easy_init(void) { return lib.curl_easy_init(); }

@@ -1,6 +1,5 @@
 #include "CPulse.h"
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
 #include <stdio.h>
 
 /* The simple API's library; it needs libpulse.so.0 (pa_strerror), which dlopen loads with it and dlsym searches. */
@@ -14,39 +13,24 @@ static const char soname[] = "libpulse-simple.so.0";
     X(pa_simple_flush) \
     X(pa_strerror)
 
-static struct {
+#define CRATE_PULSE_NAME(name) #name,
+static const char *const names[] = { CRATE_PULSE_FUNCTIONS(CRATE_PULSE_NAME) };
+
+/* The functions, typed from the header, over the untyped pointers crate_lazy_load fills in the list's order
+   (POSIX gives function and data pointers one representation). */
+static union {
+    struct {
 #define CRATE_PULSE_FIELD(name) __typeof__(name) *name;
-    CRATE_PULSE_FUNCTIONS(CRATE_PULSE_FIELD)
+        CRATE_PULSE_FUNCTIONS(CRATE_PULSE_FIELD)
+    };
+    void *pointers[sizeof names / sizeof names[0]];
 } lib;
+_Static_assert(sizeof lib == sizeof lib.pointers, "one pointer per listed function");
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int ready;
-static char failure[512];
-
-static void load(void) {
-    /* Never closed: streams may live as long as the process. */
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason ? reason : soname);
-        return;
-    }
-    void *symbol;
-#define CRATE_PULSE_RESOLVE(name) \
-    symbol = dlsym(library, #name); \
-    if (symbol == NULL) { \
-        snprintf(failure, sizeof failure, "%s has no function %s", soname, #name); \
-        return; \
-    } \
-    lib.name = (__typeof__(name) *)symbol;
-    CRATE_PULSE_FUNCTIONS(CRATE_PULSE_RESOLVE)
-    ready = 1;
-}
+static CrateLazyLibrary library = CRATE_LAZY_LIBRARY_INIT;
 
 int crate_pulse_load(char *error, size_t error_size) {
-    pthread_once(&once, load);
-    if (!ready && error != NULL && error_size > 0) snprintf(error, error_size, "%s", failure);
-    return ready;
+    return crate_lazy_load(&library, soname, names, lib.pointers, sizeof names / sizeof names[0], NULL, error, error_size);
 }
 
 pa_simple *crate_pa_simple_new(const char *server, const char *name, pa_stream_direction_t direction,
