@@ -104,6 +104,12 @@ public actor FeedService {
         return page(of: wall, artworkSize: artworkSize)
     }
 
+    /// The wall as it stands, neither composed nor waited for: nil until the first one is composed (the web page's
+    /// first screen, which must not wait on the signals; the page then asks for the wall itself).
+    public func composedWall(artworkSize: Int = 300) -> FeedPage? {
+        wall.map { page(of: $0, artworkSize: artworkSize) }
+    }
+
     /// A fresh wall (start-up, dial change, or asked for). When several overlap, the newest is kept.
     @discardableResult
     public func regenerateWall(reason: String = "asked for", artworkSize: Int = 300) async -> FeedPage {

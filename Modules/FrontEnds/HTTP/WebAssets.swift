@@ -34,12 +34,16 @@ struct WebAssets: Sendable {
                   let data = try? Data(contentsOf: url) else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(base.count))
             let type = types[url.pathExtension.lowercased()] ?? "application/octet-stream"
-            let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
             let text = type.hasPrefix("text/") || type.hasPrefix("image/svg") || type.hasSuffix("json")
             files[path] = Asset(body: ByteBuffer(bytes: data), gzipped: text ? gzip(data).map { ByteBuffer(bytes: $0) } : nil,
-                                etag: "\"\(digest)\"", contentType: type)
+                                etag: etag(data), contentType: type)
         }
         return WebAssets(files: files, problem: files["index.html"] == nil ? "no index.html in \(folder.path)" : nil)
+    }
+
+    /// A strong ETag: the first 12 bytes of the SHA-256 of `data`, in hex.
+    static func etag(_ data: Data) -> String {
+        "\"" + SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
     /// One gzip member of `data`; nil when it would not be smaller.

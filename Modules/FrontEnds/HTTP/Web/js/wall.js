@@ -41,11 +41,10 @@ export class Wall {
     this.removed = new Set();
     this.loading = false;
     this.exhausted = false;
-    // Fetch the next page while the end of the grid is still two screens away.
+    // Fetch the next page while the end of the grid is still two screens away (observed once a feed is shown).
     this.observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) this.more();
     }, { rootMargin: "200% 0px" });
-    this.observer.observe(this.end);
   }
 
   /** Shows a feed: `{kind: "wall"}`, `{kind: "favorites"}` or `{kind: "genre", genre, subs}`. */
@@ -55,7 +54,14 @@ export class Wall {
     const mine = ++this.shows;
     this.feed = feed;
     this.exhausted = feed.kind === "favorites";
-    const entries = await this.firstPage(feed);
+    // The page as crated sent it holds the wall's first screen and first page (WallFirstScreen.swift): taken once.
+    const served = feed.kind === "wall" ? takeServed() : null;
+    if (served && this.adopt(served)) {
+      await this.coversSettled();
+      if (mine === this.shows) this.observeAgain();
+      return;
+    }
+    const entries = served ?? await this.firstPage(feed);
     await this.scatter();
     if (mine !== this.shows) return;
     const fresh = entries.filter((e) => !this.removed.has(String(e.id)));
@@ -65,7 +71,31 @@ export class Wall {
     this.buffer = fresh.slice(pageSize);
     this.append(fresh.slice(0, pageSize));
     this.updateEmpty();
-    this.observeAgain();
+    await this.coversSettled();
+    if (mine === this.shows) this.observeAgain();
+  }
+
+  /** Takes over the tiles crated wrote for the first page of `entries`; false when the grid does not hold exactly
+   *  those (it is then drawn anew). */
+  adopt(entries) {
+    const tiles = [...this.list.children];
+    const first = entries.slice(0, pageSize);
+    if (tiles.length !== first.length || tiles.some((t, i) => t.dataset.album !== String(first[i].id))) return false;
+    this.seen.clear();
+    for (const entry of first) this.seen.add(String(entry.id));
+    this.buffer = entries.slice(pageSize);
+    this.updateEmpty();
+    return true;
+  }
+
+  /** Waits (3 s at most) for the grid's covers to load or fail, so the next page's covers do not queue with the
+   *  first screen's for the browser's few connections to the daemon. */
+  async coversSettled() {
+    const pending = [...this.list.querySelectorAll("img")].filter((i) => !i.complete).map((i) => new Promise((resolve) => {
+      i.addEventListener("load", resolve, { once: true });
+      i.addEventListener("error", resolve, { once: true });
+    }));
+    if (pending.length > 0) await Promise.race([Promise.all(pending), pause(3000)]);
   }
 
   async firstPage(feed) {
@@ -173,6 +203,19 @@ export class Wall {
   }
 }
 
+/** The entries of the first page crated wrote into the page, once (the element goes with the first read). */
+function takeServed() {
+  const data = document.getElementById("wall-first");
+  if (!data) return null;
+  data.remove();
+  try {
+    return JSON.parse(data.textContent).entries;
+  } catch {
+    return null;
+  }
+}
+
+/** One cover of the grid. WallFirstScreen.swift writes the first screen's the same way (without `entering`). */
 function tile(entry, eager = false) {
   const item = document.createElement("li");
   item.className = "tile entering";

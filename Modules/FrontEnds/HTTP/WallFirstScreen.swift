@@ -1,0 +1,78 @@
+import CrateCore
+import Foundation
+
+/// The wall's first screen, written into `/` by the daemon (issue 30): its covers are in the HTML, so the browser
+/// fetches them while the page's scripts load, not after the scripts have run and asked for the wall. Beside the
+/// tiles, the whole first answer of `GET /api/v1/wall?artwork=300` as JSON (`#wall-first`): wall.js adopts the tiles
+/// and takes the rest from it, so the wall is asked for once. The tiles are the markup wall.js's `tile()` makes
+/// (the browser tests compare the two).
+enum WallFirstScreen {
+    /// wall.js's page (`pageSize`) and cover size (`size`).
+    static let tiles = FeedService.pageSize
+    static let artworkSize = 300
+    /// Where index.html takes the tiles (inside `#wall`) and the JSON (after it).
+    static let tilesMarker = "<!--wall-first-screen-->"
+    static let pageMarker = "<!--wall-first-page-->"
+
+    /// index.html with the first screen of `entries` in it; without a wall (none composed yet) the markers go and
+    /// the page asks for the wall itself.
+    static func render(_ index: String, entries: [FeedEntry]?) -> String {
+        guard let entries, !entries.isEmpty, let json = pageJSON(entries) else {
+            return index.replacingOccurrences(of: tilesMarker, with: "").replacingOccurrences(of: pageMarker, with: "")
+        }
+        var tilesHTML = ""
+        tilesHTML.reserveCapacity(tiles * 420)
+        for entry in entries.prefix(tiles) { tilesHTML += tile(entry) }
+        return index.replacingOccurrences(of: tilesMarker, with: tilesHTML)
+            .replacingOccurrences(of: pageMarker, with: "<script type=\"application/json\" id=\"wall-first\">\(json)</script>")
+    }
+
+    /// `{"entries": […]}` as the API answers it, safe inside a `<script>` element: every `<` is written as `\u003c`,
+    /// so no text of an album can close the element or open a comment in it.
+    static func pageJSON(_ entries: [FeedEntry]) -> String? {
+        guard let data = try? JSONEncoder().encode(["entries": entries]) else { return nil }
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// One tile as wall.js's `tile()` makes it (a first-screen cover: loaded eagerly, no entrance animation).
+    static func tile(_ entry: FeedEntry) -> String {
+        let id = entry.id
+        // Library albums open their page; catalog albums (`applemusic:ID`) their catalog page.
+        let local = !id.isEmpty && id.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let href = local ? "#/album/\(id)" : "#/catalog/\(uriComponent(id.hasPrefix("applemusic:") ? String(id.dropFirst(11)) : id))"
+        var html = "<li class=\"tile\" data-album=\"\(escape(id))\"><a href=\"\(escape(href))\" aria-label=\"\(escape("\(entry.title) — \(entry.artist)"))\">"
+        if let url = entry.artworkURL {
+            html += "<img src=\"\(escape(url))\" alt=\"\" width=\"\(artworkSize)\" height=\"\(artworkSize)\" loading=\"eager\" decoding=\"async\">"
+        } else {
+            html += "<span class=\"blank\">\(escape(entry.title))</span>"
+        }
+        html += "<span class=\"caption\" aria-hidden=\"true\"><strong>\(escape(entry.title))</strong><span>\(escape(entry.artist))</span></span></a></li>"
+        return html
+    }
+
+    /// Text for an HTML attribute value or element content.
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+            || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    /// JavaScript's `encodeURIComponent`: everything but letters, digits and `-_.!~*'()` percent-encoded as UTF-8.
+    static func uriComponent(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: uriUnreserved) ?? ""
+    }
+
+    private static let uriUnreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
+}
