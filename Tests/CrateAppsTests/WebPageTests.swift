@@ -36,5 +36,35 @@ extension AppSuites {
                 #expect(missing.status == 404 && !missing.body.contains("swift-tools-version"), "\(path): \(missing.status)")
             }
         }
+
+        /// Issue 30: the page's first screen is in `/`, and its covers at the page's size are made when crated starts
+        /// (after an import none are), so a first visit does not wait for them to be decoded all at once.
+        @Test func theWallsCoversAreInThePageAndMadeAtStartUp() throws {
+            let app = try AppHarness()
+            let music = try app.makeMusic()
+            for (folder, colour) in [("Band/Record", "red"), ("Other/Tape", "blue")] {
+                _ = try PictureFixture.image(in: music.appendingPathComponent(folder), color: colour, size: "600x600", name: "cover.jpg")
+            }
+            let imported = try app.crate("import", "--mode", "reference", music.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let thumbs = app.home.appendingPathComponent("data/artwork/thumbs/300")
+            #expect(!FileManager.default.fileExists(atPath: thumbs.path), "the import made thumbnails")
+            let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "null"])
+            defer { daemon.stop() }
+            var made: [String] = []
+            try waitUntil("the wall's two covers made at 300 pixels (\(made))", seconds: 30) {
+                made = (try? FileManager.default.contentsOfDirectory(atPath: thumbs.path)) ?? []
+                return made.filter { $0.hasSuffix(".jpg") }.count == 2
+            }
+            let page = try Call.call(daemon.port, "GET", "/")
+            let tiles = page.body.components(separatedBy: "<li class=\"tile\"").count - 1
+            #expect(tiles == 2 && page.body.contains("id=\"wall-first\""), "\(page.body.prefix(3000))")
+            for file in made {
+                #expect(page.body.contains("/api/v1/artwork/\(file.dropLast(4))?size=300"), "\(file) is not on the page")
+            }
+            // Same wall, same page: its ETag holds.
+            let again = try Call.call(daemon.port, "GET", "/", headers: ["If-None-Match": try #require(page.headers["etag"])])
+            #expect(again.status == 304)
+        }
     }
 }

@@ -27,7 +27,8 @@ public enum PictureFixture {
         try image(in: dir, color: color, size: "32x32", name: name)
     }
 
-    private static func image(in dir: URL, color: String, size: String, name: String) throws -> URL {
+    /// A one-colour picture of `size` (`WxH`) made by ffmpeg, in the format `name` ends with.
+    public static func image(in dir: URL, color: String, size: String, name: String) throws -> URL {
         let url = dir.appendingPathComponent(name)
         try Fixture.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=\(size)",
                                    "-frames:v", "1", url.path])

@@ -32,6 +32,8 @@ import Testing
         let page = try JSONDecoder().decode([String: [FeedEntry]].self, from: Data(json.prefix { $0 != "<" }.utf8))
         #expect(page["entries"] == entries)
         #expect(!html.contains("<!--wall-first"))
+        // The same wall writes the same page (its ETag).
+        #expect(WallFirstScreen.render(Self.index, entries: entries) == html)
     }
 
     @Test func withoutAWallThePageAsksForItItself() throws {

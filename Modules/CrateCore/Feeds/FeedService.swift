@@ -10,6 +10,8 @@ public import Logging
 public actor FeedService {
     /// Albums per page of the wall and of genre feeds.
     public static let pageSize = 40
+    /// The edge in pixels the web page shows the wall's covers at (`?artwork=300`).
+    public static let artworkSize = 300
     public static let dialSetting = "feeds.dial"
     /// The quiet time after a dial change before the wall is regenerated (ADR-115: a slider is dragged).
     public let debounce: Duration
@@ -108,6 +110,11 @@ public actor FeedService {
     /// first screen, which must not wait on the signals; the page then asks for the wall itself).
     public func composedWall(artworkSize: Int = 300) -> FeedPage? {
         wall.map { page(of: $0, artworkSize: artworkSize) }
+    }
+
+    /// The artwork of the kept wall's library albums, in wall order (the daemon makes their thumbnails ahead).
+    public func wallArtworkHashes() -> [String] {
+        wall?.entries.compactMap { $0.album.isLibraryAlbum ? $0.album.artworkHash : nil } ?? []
     }
 
     /// A fresh wall (start-up, dial change, or asked for). When several overlap, the newest is kept.

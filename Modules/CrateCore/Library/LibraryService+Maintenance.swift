@@ -145,6 +145,21 @@ extension LibraryService {
         return (try artwork.thumbnail(record, size: size), "image/jpeg")
     }
 
+    /// Makes the thumbnails at `size` of `hashes` that are not made yet, one after another, and says how many it
+    /// made. The daemon makes the wall's first screen so after start-up: the page's first visit then finds them
+    /// rather than asking for forty pictures decoded at once. One that cannot be made is left to its request,
+    /// which reports why.
+    @discardableResult
+    public func makeThumbnails(_ hashes: [String], size: Int) -> Int {
+        var made = 0
+        for hash in hashes {
+            guard let record = try? artworkRecord(hash), !RawFileName.exists(artwork.thumbnailURL(record, size: size).path),
+                  (try? artwork.thumbnail(record, size: size)) != nil else { continue }
+            made += 1
+        }
+        return made
+    }
+
     /// What `artworkFile` answers when no picture has to be decoded for it (the original, or a thumbnail made
     /// already); nil when the thumbnail is still to be made. A server's event loop asks this first and makes
     /// thumbnails elsewhere.

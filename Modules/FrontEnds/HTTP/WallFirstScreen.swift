@@ -9,7 +9,7 @@ import Foundation
 enum WallFirstScreen {
     /// wall.js's page (`pageSize`) and cover size (`size`).
     static let tiles = FeedService.pageSize
-    static let artworkSize = 300
+    static let artworkSize = FeedService.artworkSize
     /// Where index.html takes the tiles (inside `#wall`) and the JSON (after it).
     static let tilesMarker = "<!--wall-first-screen-->"
     static let pageMarker = "<!--wall-first-page-->"
@@ -28,9 +28,12 @@ enum WallFirstScreen {
     }
 
     /// `{"entries": […]}` as the API answers it, safe inside a `<script>` element: every `<` is written as `\u003c`,
-    /// so no text of an album can close the element or open a comment in it.
+    /// so no text of an album can close the element or open a comment in it. Keys sorted: the same wall makes the
+    /// same page (and ETag); Foundation's encoder otherwise orders them anew each time.
     static func pageJSON(_ entries: [FeedEntry]) -> String? {
-        guard let data = try? JSONEncoder().encode(["entries": entries]) else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(["entries": entries]) else { return nil }
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
