@@ -5,6 +5,7 @@ import contextlib
 import json
 import os
 import socket
+import struct
 import subprocess
 import time
 import urllib.error
@@ -72,6 +73,37 @@ def make_track(path: Path, tags: dict, seconds: float = 2.0, frequency: int = 44
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"sine=frequency={frequency}:duration={seconds}", *art,
                     "-ac", "2", "-ar", "44100", *metadata, str(path)], check=True, timeout=120)
     return path
+
+
+def make_tiny_albums(folder: Path, albums: int):
+    """`albums` album folders under `folder`/music, fast to make by the thousand: one tiny WAV each (8 kHz, tagged in
+    RIFF INFO) and a distinct 600×600 cover.jpg (one picture made by ffmpeg, then 8 bytes of its own after its end).
+    Folders already there are kept (Benchmarks/web_bench.py makes its 10,000 once)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    base = folder / "base-cover.jpg"
+    if not base.exists():
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "gradients=s=600x600:n=4:seed=7",
+                        "-frames:v", "1", "-q:v", "4", str(base)], check=True, timeout=60)
+    picture = base.read_bytes()
+    samples = bytes(200)
+    for i in range(albums):
+        album = folder / "music" / f"Artist {i % 997:03d}" / f"Album {i:05d}"
+        if (album / "cover.jpg").exists():
+            continue
+        album.mkdir(parents=True, exist_ok=True)
+        (album / "cover.jpg").write_bytes(picture + struct.pack("<Q", i))
+        info = b"INFO"
+        for key, value in [(b"INAM", f"Track of {i}"), (b"IART", f"Artist {i % 997:03d}"), (b"IPRD", f"Album {i:05d}"),
+                           (b"IGNR", ["Rock", "Jazz", "Electronic", "Pop", "Classical"][i % 5])]:
+            text = value.encode() + b"\0"
+            if len(text) % 2:
+                text += b"\0"
+            info += key + struct.pack("<I", len(text)) + text
+        fmt = struct.pack("<HHIIHH", 1, 1, 8000, 8000, 1, 8)
+        body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"LIST" + struct.pack("<I", len(info)) + info \
+            + b"data" + struct.pack("<I", len(samples)) + samples
+        (album / "01 Track.wav").write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    return folder / "music"
 
 
 class Crate:

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// The wall's first screen as crated writes it into `/` (the browser tests check the page adopts it): the first
-/// page's tiles, the whole page as JSON beside them, and nothing an album's text can break out of.
+/// page's tiles, the start of the wall as JSON beside them with its length, and nothing an album's text can break
+/// out of.
 @Suite struct WallFirstScreenTests {
     static let index = """
         <ul id="wall"><!--wall-first-screen--></ul>
@@ -21,24 +22,29 @@ import Testing
         return try JSONDecoder().decode([FeedEntry].self, from: JSONEncoder().encode(list))
     }
 
-    @Test func theFirstPageIsTheTilesAndAllEntriesTheJSON() throws {
+    struct Served: Decodable {
+        var entries: [FeedEntry]
+        var total: Int
+    }
+
+    @Test func theFirstPageIsTheTilesAndTheEntriesTheJSON() throws {
         let entries = try Self.entries(120)
-        let html = WallFirstScreen.render(Self.index, entries: entries)
+        let html = WallFirstScreen.render(Self.index, entries: entries, total: 1040)
         #expect(html.components(separatedBy: "<li class=\"tile\"").count - 1 == WallFirstScreen.tiles)
         #expect(html.contains("<li class=\"tile\" data-album=\"1\"><a href=\"#/album/1\" aria-label=\"Album 1 — Artist\">"
                               + "<img src=\"/api/v1/artwork/h0?size=300\" alt=\"\" width=\"300\" height=\"300\" loading=\"eager\" decoding=\"async\">"))
         #expect(html.contains("data-album=\"40\"") && !html.contains("data-album=\"41\""))
         let json = try #require(html.range(of: "<script type=\"application/json\" id=\"wall-first\">").map { html[$0.upperBound...] })
-        let page = try JSONDecoder().decode([String: [FeedEntry]].self, from: Data(json.prefix { $0 != "<" }.utf8))
-        #expect(page["entries"] == entries)
+        let page = try JSONDecoder().decode(Served.self, from: Data(json.prefix { $0 != "<" }.utf8))
+        #expect(page.entries == entries && page.total == 1040)
         #expect(!html.contains("<!--wall-first"))
         // The same wall writes the same page (its ETag).
-        #expect(WallFirstScreen.render(Self.index, entries: entries) == html)
+        #expect(WallFirstScreen.render(Self.index, entries: entries, total: 1040) == html)
     }
 
     @Test func withoutAWallThePageAsksForItItself() throws {
         for entries in [nil, try Self.entries(0)] {
-            let html = WallFirstScreen.render(Self.index, entries: entries)
+            let html = WallFirstScreen.render(Self.index, entries: entries, total: 1040)
             #expect(html == "<ul id=\"wall\"></ul>\n", "\(html)")
         }
     }
@@ -46,15 +52,15 @@ import Testing
     @Test func anAlbumsTextStaysText() throws {
         let hostile = "</script><img src=x onerror=\"alert(1)\"> & 'quotes' <!--"
         let entries = try Self.entries(3, first: ["title": hostile, "artist": "<b>\"A\"</b>", "artworkURL": "/x?a=1&b=\"2\""])
-        let html = WallFirstScreen.render(Self.index, entries: entries)
+        let html = WallFirstScreen.render(Self.index, entries: entries, total: 3)
         #expect(!html.contains("<img src=x") && !html.contains("<b>") && !html.contains("</script><"))
         #expect(html.contains("&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;quotes&#39; &lt;!--"))
         #expect(html.contains("src=\"/x?a=1&amp;b=&quot;2&quot;\""))
         // The JSON holds no `<` at all: nothing in it can close its element or open a comment.
         let json = try #require(html.components(separatedBy: "id=\"wall-first\">").last?.components(separatedBy: "</script>").first)
         #expect(!json.contains("<"))
-        let page = try JSONDecoder().decode([String: [FeedEntry]].self, from: Data(json.utf8))
-        #expect(page["entries"]?.first?.title == hostile)
+        let page = try JSONDecoder().decode(Served.self, from: Data(json.utf8))
+        #expect(page.entries.first?.title == hostile && page.total == 3)
     }
 
     @Test func catalogAlbumsOpenTheirCatalogPageAndUntitledOnesShowTheirTitle() throws {

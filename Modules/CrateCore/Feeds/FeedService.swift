@@ -106,10 +106,11 @@ public actor FeedService {
         return page(of: wall, artworkSize: artworkSize)
     }
 
-    /// The wall as it stands, neither composed nor waited for: nil until the first one is composed (the web page's
-    /// first screen, which must not wait on the signals; the page then asks for the wall itself).
-    public func composedWall(artworkSize: Int = 300) -> FeedPage? {
-        wall.map { page(of: $0, artworkSize: artworkSize) }
+    /// The start of the wall as it stands, neither composed nor waited for: its first `count` albums and how many
+    /// it holds (scrolled far, a thousand and more); nil until the first one is composed. For the web page's first
+    /// screen, which must not wait on the signals (the page then asks for the wall itself).
+    public func composedWall(first count: Int, artworkSize: Int = artworkSize) -> (entries: [FeedEntry], total: Int)? {
+        wall.map { state in (state.entries.prefix(count).map { FeedEntry($0, artworkSize: artworkSize) }, state.entries.count) }
     }
 
     /// The artwork of the kept wall's library albums, in wall order (the daemon makes their thumbnails ahead).

@@ -3,21 +3,24 @@ import Foundation
 
 /// The wall's first screen, written into `/` by the daemon (issue 30): its covers are in the HTML, so the browser
 /// fetches them while the page's scripts load, not after the scripts have run and asked for the wall. Beside the
-/// tiles, the whole first answer of `GET /api/v1/wall?artwork=300` as JSON (`#wall-first`): wall.js adopts the tiles
-/// and takes the rest from it, so the wall is asked for once. The tiles are the markup wall.js's `tile()` makes
-/// (the browser tests compare the two).
+/// tiles, the start of `GET /api/v1/wall?artwork=300`'s entries as JSON (`#wall-first`, with the wall's `total`):
+/// wall.js adopts the tiles and takes the next pages from it, and asks for the rest of a wall scrolled further only
+/// when it is scrolled to. The tiles are the markup wall.js's `tile()` makes (the browser tests compare the two).
 enum WallFirstScreen {
     /// wall.js's page (`pageSize`) and cover size (`size`).
     static let tiles = FeedService.pageSize
     static let artworkSize = FeedService.artworkSize
+    /// The entries written into the page: three pages. A wall scrolled to a thousand albums would otherwise put
+    /// 300 KB of JSON into every page (measured: 37 ms to write it, and a later first screen).
+    static let entries = 3 * FeedService.pageSize
     /// Where index.html takes the tiles (inside `#wall`) and the JSON (after it).
     static let tilesMarker = "<!--wall-first-screen-->"
     static let pageMarker = "<!--wall-first-page-->"
 
-    /// index.html with the first screen of `entries` in it; without a wall (none composed yet) the markers go and
-    /// the page asks for the wall itself.
-    static func render(_ index: String, entries: [FeedEntry]?) -> String {
-        guard let entries, !entries.isEmpty, let json = pageJSON(entries) else {
+    /// index.html with the first screen of `entries` (the start of a wall of `total`) in it; without a wall (none
+    /// composed yet) the markers go and the page asks for the wall itself.
+    static func render(_ index: String, entries: [FeedEntry]?, total: Int) -> String {
+        guard let entries, !entries.isEmpty, let json = pageJSON(entries, total: max(total, entries.count)) else {
             return index.replacingOccurrences(of: tilesMarker, with: "").replacingOccurrences(of: pageMarker, with: "")
         }
         var tilesHTML = ""
@@ -27,13 +30,18 @@ enum WallFirstScreen {
             .replacingOccurrences(of: pageMarker, with: "<script type=\"application/json\" id=\"wall-first\">\(json)</script>")
     }
 
-    /// `{"entries": […]}` as the API answers it, safe inside a `<script>` element: every `<` is written as `\u003c`,
-    /// so no text of an album can close the element or open a comment in it. Keys sorted: the same wall makes the
-    /// same page (and ETag); Foundation's encoder otherwise orders them anew each time.
-    static func pageJSON(_ entries: [FeedEntry]) -> String? {
+    struct Page: Encodable {
+        var entries: [FeedEntry]
+        var total: Int
+    }
+
+    /// `{"entries": […], "total": N}` (entries as the API answers them), safe inside a `<script>` element: every `<`
+    /// is written as `\u003c`, so no text of an album can close the element or open a comment in it. Keys sorted:
+    /// the same wall makes the same page (and ETag); Foundation's encoder otherwise orders them anew each time.
+    static func pageJSON(_ entries: [FeedEntry], total: Int) -> String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(["entries": entries]) else { return nil }
+        guard let data = try? encoder.encode(Page(entries: entries, total: total)) else { return nil }
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 

@@ -18,8 +18,8 @@ enum WebRoutes {
 
     static func index(_ request: Request, _ assets: WebAssets, _ feeds: FeedService) async throws -> Response {
         guard let asset = assets.files["index.html"] else { return try serve("index.html", request, assets) }
-        let wall = await feeds.composedWall(artworkSize: WallFirstScreen.artworkSize)
-        let html = WallFirstScreen.render(String(buffer: asset.body), entries: wall?.entries)
+        let wall = await feeds.composedWall(first: WallFirstScreen.entries, artworkSize: WallFirstScreen.artworkSize)
+        let html = WallFirstScreen.render(String(buffer: asset.body), entries: wall?.entries, total: wall?.total ?? 0)
         let body = Data(html.utf8)
         let page = WebAssets.Asset(body: ByteBuffer(bytes: body), gzipped: nil, etag: WebAssets.etag(body), contentType: asset.contentType)
         return respond(page, request, gzip: { WebAssets.gzip(body).map { ByteBuffer(bytes: $0) } })

@@ -40,6 +40,8 @@ export class Wall {
     this.shows = 0;
     this.removed = new Set();
     this.loading = false;
+    /** The page carried the start of a wall scrolled further (WallFirstScreen.swift): the rest is still to come. */
+    this.unserved = false;
     this.exhausted = false;
     // Fetch the next page while the end of the grid is still two screens away (observed once a feed is shown).
     this.observer = new IntersectionObserver((entries) => {
@@ -54,14 +56,16 @@ export class Wall {
     const mine = ++this.shows;
     this.feed = feed;
     this.exhausted = feed.kind === "favorites";
-    // The page as crated sent it holds the wall's first screen and first page (WallFirstScreen.swift): taken once.
+    this.unserved = false;
+    // The page as crated sent it holds the wall's first screen and the start of the wall (WallFirstScreen.swift):
+    // taken once.
     const served = feed.kind === "wall" ? takeServed() : null;
     if (served && this.adopt(served)) {
       await this.coversSettled();
       if (mine === this.shows) this.observeAgain();
       return;
     }
-    const entries = served ?? await this.firstPage(feed);
+    const entries = served?.entries ?? await this.firstPage(feed);
     await this.scatter();
     if (mine !== this.shows) return;
     const fresh = entries.filter((e) => !this.removed.has(String(e.id)));
@@ -75,15 +79,16 @@ export class Wall {
     if (mine === this.shows) this.observeAgain();
   }
 
-  /** Takes over the tiles crated wrote for the first page of `entries`; false when the grid does not hold exactly
-   *  those (it is then drawn anew). */
-  adopt(entries) {
+  /** Takes over the tiles crated wrote for the first page of the served entries; false when the grid does not hold
+   *  exactly those (it is then drawn anew). A wall scrolled further than the page carries comes when scrolled to. */
+  adopt({ entries, total }) {
     const tiles = [...this.list.children];
     const first = entries.slice(0, pageSize);
     if (tiles.length !== first.length || tiles.some((t, i) => t.dataset.album !== String(first[i].id))) return false;
     this.seen.clear();
     for (const entry of first) this.seen.add(String(entry.id));
     this.buffer = entries.slice(pageSize);
+    this.unserved = total > entries.length;
     this.updateEmpty();
     return true;
   }
@@ -130,7 +135,15 @@ export class Wall {
         const query = feed.subs.map((s) => `sub=${encodeURIComponent(s)}`).join("&");
         page = await send("POST", `genres/${encodeURIComponent(feed.genre)}/more?artwork=${size}${query ? "&" + query : ""}`);
       } else {
-        page = await send("POST", `wall/more?artwork=${size}`, { excluding: [...this.seen] });
+        if (this.unserved) {
+          // The rest of a wall scrolled further before than the page carried, before anything new.
+          this.unserved = false;
+          const rest = (await get(`wall?artwork=${size}`)).entries.filter((e) => !this.seen.has(String(e.id)));
+          if (feed !== this.feed) return;
+          this.buffer = rest.slice(pageSize);
+          if (rest.length > 0) page = { entries: rest.slice(0, pageSize) };
+        }
+        page ??= await send("POST", `wall/more?artwork=${size}`, { excluding: [...this.seen] });
       }
       if (feed !== this.feed) return;
       const added = this.append(page.entries);
@@ -203,13 +216,14 @@ export class Wall {
   }
 }
 
-/** The entries of the first page crated wrote into the page, once (the element goes with the first read). */
+/** What crated wrote into the page, once (the element goes with the first read): `{entries, total}`. */
 function takeServed() {
   const data = document.getElementById("wall-first");
   if (!data) return null;
   data.remove();
   try {
-    return JSON.parse(data.textContent).entries;
+    const served = JSON.parse(data.textContent);
+    return Array.isArray(served.entries) ? served : null;
   } catch {
     return null;
   }
