@@ -37,8 +37,9 @@ extension AppSuites {
             }
         }
 
-        /// Issue 30: the page's first screen is in `/`, and its covers at the page's size are made when crated starts
-        /// (after an import none are), so a first visit does not wait for them to be decoded all at once.
+        /// Issue 30: the page's first screen is in `/`, and its covers at the page's size (artwork.thumbnail_size, 200
+        /// here) are made when crated starts (after an import none are), so a first visit does not wait for them to be
+        /// decoded all at once.
         @Test func theWallsCoversAreInThePageAndMadeAtStartUp() throws {
             let app = try AppHarness()
             let music = try app.makeMusic()
@@ -47,20 +48,21 @@ extension AppSuites {
             }
             let imported = try app.crate("import", "--mode", "reference", music.path)
             #expect(imported.status == 0, "\(imported.stderr)")
-            let thumbs = app.home.appendingPathComponent("data/artwork/thumbs/300")
+            let thumbs = app.home.appendingPathComponent("data/artwork/thumbs/200")
             #expect(!FileManager.default.fileExists(atPath: thumbs.path), "the import made thumbnails")
-            let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "null"])
+            let daemon = try Daemon(app, extra: ["CRATE_OUTPUT_PLUGIN": "null", "CRATE_ARTWORK_THUMBNAIL_SIZE": "200"])
             defer { daemon.stop() }
             var made: [String] = []
-            try waitUntil("the wall's two covers made at 300 pixels (\(made))", seconds: 30) {
+            try waitUntil("the wall's two covers made at 200 pixels (\(made))", seconds: 30) {
                 made = (try? FileManager.default.contentsOfDirectory(atPath: thumbs.path)) ?? []
                 return made.filter { $0.hasSuffix(".jpg") }.count == 2
             }
             let page = try Call.call(daemon.port, "GET", "/")
             let tiles = page.body.components(separatedBy: "<li class=\"tile\"").count - 1
-            #expect(tiles == 2 && page.body.contains("id=\"wall-first\""), "\(page.body.prefix(3000))")
+            #expect(tiles == 2 && page.body.contains("id=\"wall-first\"") && page.body.contains("data-artwork=\"200\""),
+                    "\(page.body.prefix(3000))")
             for file in made {
-                #expect(page.body.contains("/api/v1/artwork/\(file.dropLast(4))?size=300"), "\(file) is not on the page")
+                #expect(page.body.contains("/api/v1/artwork/\(file.dropLast(4))?size=200"), "\(file) is not on the page")
             }
             // Same wall, same page: its ETag holds.
             let again = try Call.call(daemon.port, "GET", "/", headers: ["If-None-Match": try #require(page.headers["etag"])])

@@ -8,7 +8,7 @@ import Testing
 /// out of.
 @Suite struct WallFirstScreenTests {
     static let index = """
-        <ul id="wall"><!--wall-first-screen--></ul>
+        <ul id="wall" data-artwork="300"><!--wall-first-screen--></ul>
         <!--wall-first-page-->
         """
 
@@ -29,7 +29,7 @@ import Testing
 
     @Test func theFirstPageIsTheTilesAndTheEntriesTheJSON() throws {
         let entries = try Self.entries(120)
-        let html = WallFirstScreen.render(Self.index, entries: entries, total: 1040)
+        let html = WallFirstScreen.render(Self.index, entries: entries, total: 1040, artworkSize: 300)
         #expect(html.components(separatedBy: "<li class=\"tile\"").count - 1 == WallFirstScreen.tiles)
         #expect(html.contains("<li class=\"tile\" data-album=\"1\"><a href=\"#/album/1\" aria-label=\"Album 1 — Artist\">"
                               + "<img src=\"/api/v1/artwork/h0?size=300\" alt=\"\" width=\"300\" height=\"300\" loading=\"eager\" decoding=\"async\">"))
@@ -39,20 +39,30 @@ import Testing
         #expect(page.entries == entries && page.total == 1040)
         #expect(!html.contains("<!--wall-first"))
         // The same wall writes the same page (its ETag).
-        #expect(WallFirstScreen.render(Self.index, entries: entries, total: 1040) == html)
+        #expect(WallFirstScreen.render(Self.index, entries: entries, total: 1040, artworkSize: 300) == html)
     }
 
     @Test func withoutAWallThePageAsksForItItself() throws {
         for entries in [nil, try Self.entries(0)] {
-            let html = WallFirstScreen.render(Self.index, entries: entries, total: 1040)
-            #expect(html == "<ul id=\"wall\"></ul>\n", "\(html)")
+            let html = WallFirstScreen.render(Self.index, entries: entries, total: 1040, artworkSize: 300)
+            #expect(html == "<ul id=\"wall\" data-artwork=\"300\"></ul>\n", "\(html)")
         }
+    }
+
+    /// artwork.thumbnail_size: the page's covers at another size, and wall.js told it (`#wall`'s `data-artwork`).
+    @Test func theCoversComeAtTheConfiguredSize() throws {
+        let entries = try Self.entries(2, first: ["artworkURL": "/api/v1/artwork/h0?size=200"])
+        let html = WallFirstScreen.render(Self.index, entries: entries, total: 2, artworkSize: 200)
+        #expect(html.hasPrefix("<ul id=\"wall\" data-artwork=\"200\">"), "\(html)")
+        #expect(html.contains("<img src=\"/api/v1/artwork/h0?size=200\" alt=\"\" width=\"200\" height=\"200\""))
+        let empty = WallFirstScreen.render(Self.index, entries: nil, total: 0, artworkSize: 512)
+        #expect(empty == "<ul id=\"wall\" data-artwork=\"512\"></ul>\n", "\(empty)")
     }
 
     @Test func anAlbumsTextStaysText() throws {
         let hostile = "</script><img src=x onerror=\"alert(1)\"> & 'quotes' <!--"
         let entries = try Self.entries(3, first: ["title": hostile, "artist": "<b>\"A\"</b>", "artworkURL": "/x?a=1&b=\"2\""])
-        let html = WallFirstScreen.render(Self.index, entries: entries, total: 3)
+        let html = WallFirstScreen.render(Self.index, entries: entries, total: 3, artworkSize: 300)
         #expect(!html.contains("<img src=x") && !html.contains("<b>") && !html.contains("</script><"))
         #expect(html.contains("&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;quotes&#39; &lt;!--"))
         #expect(html.contains("src=\"/x?a=1&amp;b=&quot;2&quot;\""))
@@ -67,7 +77,7 @@ import Testing
         let entries = try Self.entries(2, first: ["id": "applemusic:12 3/ä", "artworkURL": ""])
         var catalog = entries[0]
         catalog.artworkURL = nil
-        let html = WallFirstScreen.tile(catalog)
+        let html = WallFirstScreen.tile(catalog, size: 300)
         // As encodeURIComponent writes it.
         #expect(html.contains("href=\"#/catalog/12%203%2F%C3%A4\""), "\(html)")
         #expect(html.contains("<span class=\"blank\">Album 1</span>") && !html.contains("<img"))

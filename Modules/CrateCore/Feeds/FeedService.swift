@@ -10,8 +10,6 @@ public import Logging
 public actor FeedService {
     /// Albums per page of the wall and of genre feeds.
     public static let pageSize = 40
-    /// The edge in pixels the web page shows the wall's covers at (`?artwork=300`).
-    public static let artworkSize = 300
     public static let dialSetting = "feeds.dial"
     /// The quiet time after a dial change before the wall is regenerated (ADR-115: a slider is dragged).
     public let debounce: Duration
@@ -109,7 +107,7 @@ public actor FeedService {
     /// The start of the wall as it stands, neither composed nor waited for: its first `count` albums and how many
     /// it holds (scrolled far, a thousand and more); nil until the first one is composed. For the web page's first
     /// screen, which must not wait on the signals (the page then asks for the wall itself).
-    public func composedWall(first count: Int, artworkSize: Int = artworkSize) -> (entries: [FeedEntry], total: Int)? {
+    public func composedWall(first count: Int, artworkSize: Int) -> (entries: [FeedEntry], total: Int)? {
         wall.map { state in (state.entries.prefix(count).map { FeedEntry($0, artworkSize: artworkSize) }, state.entries.count) }
     }
 

@@ -29,15 +29,17 @@ public struct CrateDaemon: Sendable {
         // The wall is composed before any front end serves: a client's first page finds it (or waits for it) rather
         // than hearing a late `wall` event redraw what it shows.
         let library = runtime.library
+        let coverSize = runtime.settings.thumbnailSize
         let wall = Task { [feeds, logger, library] in
             // Likes and dislikes kept while the catalog could not take them go first.
             await feeds.sendUnsent()
             let wall = await feeds.regenerateWall(reason: "start-up")
             logger.info("feeds: wall of \(wall.entries.count) albums on \(wall.dial)\(wall.failures.isEmpty ? "" : ", \(wall.failures.count) signals failed (see `crate feed diagnose`)")")
-            // Its covers at the page's size, made now (after a restart or an import they are not yet).
+            // Its covers at the page's size (artwork.thumbnail_size), made now (after a restart or an import they are
+            // not yet).
             var made = 0
             for hash in await feeds.wallArtworkHashes() where !Task.isCancelled {
-                made += library.makeThumbnails([hash], size: FeedService.artworkSize)
+                made += library.makeThumbnails([hash], size: coverSize)
             }
             if made > 0 { logger.debug("feeds: \(made) wall thumbnails made") }
         }

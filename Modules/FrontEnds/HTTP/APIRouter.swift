@@ -14,7 +14,7 @@ enum APIRouter {
         router.add(middleware: RequestGuard(policy: AccessPolicy(settings: runtime.settings), logger: runtime.logger))
         router.add(middleware: JSONErrorMiddleware())
         SessionRoutes.add(to: router, settings: runtime.settings.http)
-        WebRoutes.add(to: router, assets: web, feeds: feeds)
+        WebRoutes.add(to: router, assets: web, feeds: feeds, coverSize: runtime.settings.thumbnailSize)
         let api = router.group("api/v1")
         api.get("health") { _, _ in
             Health(status: "ok", version: CrateVersion.string, uptimeSeconds: Date().timeIntervalSince(started),

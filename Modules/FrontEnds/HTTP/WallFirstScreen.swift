@@ -3,13 +3,15 @@ import Foundation
 
 /// The wall's first screen, written into `/` by the daemon (issue 30): its covers are in the HTML, so the browser
 /// fetches them while the page's scripts load, not after the scripts have run and asked for the wall. Beside the
-/// tiles, the start of `GET /api/v1/wall?artwork=300`'s entries as JSON (`#wall-first`, with the wall's `total`):
+/// tiles, the start of `GET /api/v1/wall?artwork=N`'s entries as JSON (`#wall-first`, with the wall's `total`):
 /// wall.js adopts the tiles and takes the next pages from it, and asks for the rest of a wall scrolled further only
 /// when it is scrolled to. The tiles are the markup wall.js's `tile()` makes (the browser tests compare the two).
 enum WallFirstScreen {
-    /// wall.js's page (`pageSize`) and cover size (`size`).
+    /// wall.js's page (`pageSize`).
     static let tiles = FeedService.pageSize
-    static let artworkSize = FeedService.artworkSize
+    /// index.html's cover size for the wall, which wall.js reads (`#wall`'s `data-artwork`); crated writes
+    /// `artwork.thumbnail_size` there.
+    static let sizeAttribute = "data-artwork=\"300\""
     /// The entries written into the page: three pages. A wall scrolled to a thousand albums would otherwise put
     /// 300 KB of JSON into every page (measured: 37 ms to write it, and a later first screen).
     static let entries = 3 * FeedService.pageSize
@@ -17,16 +19,18 @@ enum WallFirstScreen {
     static let tilesMarker = "<!--wall-first-screen-->"
     static let pageMarker = "<!--wall-first-page-->"
 
-    /// index.html with the first screen of `entries` (the start of a wall of `total`) in it; without a wall (none
-    /// composed yet) the markers go and the page asks for the wall itself.
-    static func render(_ index: String, entries: [FeedEntry]?, total: Int) -> String {
+    /// index.html with the wall's cover size (`artworkSize` pixels) and the first screen of `entries` (the start of
+    /// a wall of `total`, at that size) in it; without a wall (none composed yet) the markers go and the page asks
+    /// for the wall itself.
+    static func render(_ index: String, entries: [FeedEntry]?, total: Int, artworkSize: Int) -> String {
+        let sized = index.replacingOccurrences(of: sizeAttribute, with: "data-artwork=\"\(artworkSize)\"")
         guard let entries, !entries.isEmpty, let json = pageJSON(entries, total: max(total, entries.count)) else {
-            return index.replacingOccurrences(of: tilesMarker, with: "").replacingOccurrences(of: pageMarker, with: "")
+            return sized.replacingOccurrences(of: tilesMarker, with: "").replacingOccurrences(of: pageMarker, with: "")
         }
         var tilesHTML = ""
         tilesHTML.reserveCapacity(tiles * 420)
-        for entry in entries.prefix(tiles) { tilesHTML += tile(entry) }
-        return index.replacingOccurrences(of: tilesMarker, with: tilesHTML)
+        for entry in entries.prefix(tiles) { tilesHTML += tile(entry, size: artworkSize) }
+        return sized.replacingOccurrences(of: tilesMarker, with: tilesHTML)
             .replacingOccurrences(of: pageMarker, with: "<script type=\"application/json\" id=\"wall-first\">\(json)</script>")
     }
 
@@ -46,14 +50,14 @@ enum WallFirstScreen {
     }
 
     /// One tile as wall.js's `tile()` makes it (a first-screen cover: loaded eagerly, no entrance animation).
-    static func tile(_ entry: FeedEntry) -> String {
+    static func tile(_ entry: FeedEntry, size: Int) -> String {
         let id = entry.id
         // Library albums open their page; catalog albums (`applemusic:ID`) their catalog page.
         let local = !id.isEmpty && id.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         let href = local ? "#/album/\(id)" : "#/catalog/\(uriComponent(id.hasPrefix("applemusic:") ? String(id.dropFirst(11)) : id))"
         var html = "<li class=\"tile\" data-album=\"\(escape(id))\"><a href=\"\(escape(href))\" aria-label=\"\(escape("\(entry.title) — \(entry.artist)"))\">"
         if let url = entry.artworkURL {
-            html += "<img src=\"\(escape(url))\" alt=\"\" width=\"\(artworkSize)\" height=\"\(artworkSize)\" loading=\"eager\" decoding=\"async\">"
+            html += "<img src=\"\(escape(url))\" alt=\"\" width=\"\(size)\" height=\"\(size)\" loading=\"eager\" decoding=\"async\">"
         } else {
             html += "<span class=\"blank\">\(escape(entry.title))</span>"
         }

@@ -9,17 +9,19 @@ import NIOCore
 /// text goes gzipped to browsers that accept it. `/` carries the wall's first screen (`WallFirstScreen`), so its
 /// ETag is that of the page as written for this request.
 enum WebRoutes {
-    static func add(to router: Router<BasicRequestContext>, assets: WebAssets, feeds: FeedService) {
-        router.get("/") { request, _ in try await index(request, assets, feeds) }
+    static func add(to router: Router<BasicRequestContext>, assets: WebAssets, feeds: FeedService, coverSize: Int) {
+        router.get("/") { request, _ in try await index(request, assets, feeds, coverSize: coverSize) }
         router.get("web/**") { request, context in
             try serve(context.parameters.getCatchAll().joined(separator: "/"), request, assets)
         }
     }
 
-    static func index(_ request: Request, _ assets: WebAssets, _ feeds: FeedService) async throws -> Response {
+    /// The page, with the wall's covers at `coverSize` pixels (`artwork.thumbnail_size`).
+    static func index(_ request: Request, _ assets: WebAssets, _ feeds: FeedService, coverSize: Int) async throws -> Response {
         guard let asset = assets.files["index.html"] else { return try serve("index.html", request, assets) }
-        let wall = await feeds.composedWall(first: WallFirstScreen.entries, artworkSize: WallFirstScreen.artworkSize)
-        let html = WallFirstScreen.render(String(buffer: asset.body), entries: wall?.entries, total: wall?.total ?? 0)
+        let wall = await feeds.composedWall(first: WallFirstScreen.entries, artworkSize: coverSize)
+        let html = WallFirstScreen.render(String(buffer: asset.body), entries: wall?.entries, total: wall?.total ?? 0,
+                                          artworkSize: coverSize)
         let body = Data(html.utf8)
         let page = WebAssets.Asset(body: ByteBuffer(bytes: body), gzipped: nil, etag: WebAssets.etag(body), contentType: asset.contentType)
         return respond(page, request, gzip: { WebAssets.gzip(body).map { ByteBuffer(bytes: $0) } })

@@ -2,7 +2,8 @@
 // scatter/fade transition when the feed changes (ADR-120), which prefers-reduced-motion turns off.
 import { get, say, send } from "./api.js";
 
-const size = 300;
+/** The covers' edge in pixels, as crated asks (artwork.thumbnail_size; it makes the first wall's at start-up). */
+const size = Number(document.getElementById("wall")?.dataset.artwork) || 300;
 /** Covers added at a time (the daemon's page). */
 const pageSize = 40;
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
