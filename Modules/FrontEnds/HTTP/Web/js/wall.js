@@ -62,8 +62,7 @@ export class Wall {
     // taken once.
     const served = feed.kind === "wall" ? takeServed() : null;
     if (served && this.adopt(served)) {
-      await this.coversSettled();
-      if (mine === this.shows) this.observeAgain();
+      this.observeAfterCovers(mine);
       return;
     }
     const entries = served?.entries ?? await this.firstPage(feed);
@@ -76,8 +75,14 @@ export class Wall {
     this.buffer = fresh.slice(pageSize);
     this.append(fresh.slice(0, pageSize));
     this.updateEmpty();
-    await this.coversSettled();
-    if (mine === this.shows) this.observeAgain();
+    this.observeAfterCovers(mine);
+  }
+
+  /** Watches for the grid's end once its covers have loaded (3 s at most), so the next page's covers do not queue
+   *  with them for the browser's few connections to the daemon. The show is over before: what waits on it (the
+   *  page's first route, a deep link to an album or Settings) does not wait for covers. */
+  observeAfterCovers(mine) {
+    this.coversSettled().then(() => { if (mine === this.shows) this.observeAgain(); });
   }
 
   /** Takes over the tiles crated wrote for the first page of the served entries; false when the grid does not hold
@@ -94,8 +99,7 @@ export class Wall {
     return true;
   }
 
-  /** Waits (3 s at most) for the grid's covers to load or fail, so the next page's covers do not queue with the
-   *  first screen's for the browser's few connections to the daemon. */
+  /** Waits (3 s at most) for the grid's covers to load or fail. */
   async coversSettled() {
     const pending = [...this.list.querySelectorAll("img")].filter((i) => !i.complete).map((i) => new Promise((resolve) => {
       i.addEventListener("load", resolve, { once: true });
