@@ -1,37 +1,56 @@
 // Crate's web page: the wall, the album detail and the footer, over the daemon's API and event stream.
 import { get, listen, say, send } from "./api.js";
-import { AlbumDetail } from "./detail.js";
 import { Footer } from "./footer.js";
 import { GenreBar, Wall } from "./wall.js";
 import { Search } from "./search.js";
-import { Pages } from "./views.js";
-import { Library } from "./library.js";
 import { Menu } from "./menu.js";
-import { Outputs } from "./outputs.js";
-import { ListenHere } from "./listen.js";
 
 const wallView = document.getElementById("wall-view");
 const albumView = document.getElementById("album-view");
 const searchView = document.getElementById("search-view");
 const pageView = document.getElementById("page-view");
-const outputs = new Outputs();
-const listenHere = new ListenHere(outputs);
-const pages = new Pages(pageView, { outputs, listen: listenHere });
-const library = new Library(pageView);
 let pageShown = null;
 
 const wall = new Wall();
-const detail = new AlbumDetail((id) => {
-  wall.remove(id);
-  location.hash = "#/";
-});
 const footer = new Footer((trackID, status) => {
-  detail.mark(trackID, status);
-  listenHere.describe(status.entry?.track ?? null);
+  parts?.detail.mark(trackID, status);
+  parts?.listenHere.describe(status.entry?.track ?? null);
 });
 const genres = new GenreBar((feed) => { showOnly(wallView); return wall.show(feed); });
 const search = new Search(searchView, (hash) => { location.hash = hash; });
 new Menu();
+
+// What the wall's first screen does not show (the album detail, the pages, the library, the outputs and "Listen
+// here") comes after it: its modules are fetched and run once the first screen's covers have loaded, or at once when a
+// route needs them, so they do not queue with the covers for the browser's connections nor hold up their drawing.
+let parts = null;
+let partsLoading = null;
+function loadParts() {
+  partsLoading ??= Promise.all([import("./detail.js"), import("./views.js"), import("./library.js"), import("./outputs.js"),
+                                import("./listen.js")])
+    .then(([{ AlbumDetail }, { Pages }, { Library }, { Outputs }, { ListenHere }]) => {
+      const outputs = new Outputs();
+      const listenHere = new ListenHere(outputs);
+      parts = {
+        outputs, listenHere,
+        pages: new Pages(pageView, { outputs, listen: listenHere }),
+        library: new Library(pageView),
+        detail: new AlbumDetail((id) => {
+          wall.remove(id);
+          location.hash = "#/";
+        }),
+      };
+      outputs.load().catch(() => {});
+      // What plays was painted before these were here.
+      const status = footer.status;
+      if (status) {
+        parts.detail.mark(status.entry?.track?.id ?? null, status);
+        listenHere.describe(status.entry?.track ?? null);
+      }
+      return parts;
+    });
+  return partsLoading;
+}
 let wallScroll = 0;
 
 function showOnly(view) {
@@ -45,6 +64,7 @@ async function route() {
   if (match) {
     if (!wallView.hidden) wallScroll = scrollY;
     try {
+      const { detail } = await loadParts();
       if (match[1] === "album") await detail.show(match[2]); else await detail.showCatalog(decodeURIComponent(match[2]));
       showOnly(albumView);
       scrollTo(0, 0);
@@ -60,6 +80,7 @@ async function route() {
   if (shelf) {
     if (!wallView.hidden) wallScroll = scrollY;
     try {
+      const { library } = await loadParts();
       await library.show(decodeURIComponent(shelf[1]));
       pageShown = library;
       showOnly(pageView);
@@ -71,6 +92,7 @@ async function route() {
   if (page) {
     if (!wallView.hidden) wallScroll = scrollY;
     try {
+      const { pages } = await loadParts();
       await pages.show(page[1]);
       pageShown = pages;
       showOnly(pageView);
@@ -125,7 +147,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 const events = listen((subsystem, change, data) => {
-  if (subsystem === "output") outputs.apply(data.output);
+  if (subsystem === "output") parts?.outputs.apply(data.output);
   if (!pageView.hidden) pageShown?.changed(subsystem);
   if (subsystem === "player" || subsystem === "queue" || subsystem === "options" || subsystem === "mixer") footer.refresh();
   if (change === "wall" && genres.current.kind === "wall") wall.show({ kind: "wall" }).catch(() => {});
@@ -133,10 +155,12 @@ const events = listen((subsystem, change, data) => {
 });
 
 // The outputs again whenever the event stream (re)connects: events missed while it was down are not replayed.
-events.addEventListener("open", () => outputs.load().catch(() => {}));
+events.addEventListener("open", () => parts?.outputs.load().catch(() => {}));
 
 addEventListener("hashchange", route);
 get("dial").then(paintDial).catch((e) => say(e.message));
 footer.refresh();
 genres.load().catch((e) => say(e.message));
-wall.show({ kind: "wall" }).catch((e) => say(e.message)).finally(route);
+const shown = wall.show({ kind: "wall" }).catch((e) => say(e.message));
+shown.finally(route);
+shown.then(() => wall.coversSettled()).then(loadParts).catch((e) => say(e.message));
