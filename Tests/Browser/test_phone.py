@@ -287,6 +287,39 @@ def test_the_pills_stand_still_with_reduced_motion(context_for, daemon):
     assert all(all(y == 0 for y in f) for f in frames), [f for f in frames if any(f)][:5]
 
 
+@pytest.mark.parametrize("device", ["phone-390", "desktop"])
+def test_the_wall_stands_still_while_the_rest_of_the_page_arrives(context_for, daemon, device):
+    """The genre pills and what plays come after the first screen (their answers are held back here until the wall
+    is on screen): the wall under them must not move down when they arrive, and the browser records no layout shift
+    of the header or the wall from the load (the pills' row once grew from 10 to 46 pixels and pushed the whole wall
+    down)."""
+    paused_on_alpha(daemon)
+    page = context_for(**(DESKTOP if device == "desktop" else PHONES[device]))
+    held = []
+    page.route("**/api/v1/genres", lambda route: held.append(route))
+    page.goto(daemon.base + "/", wait_until="domcontentloaded")
+    page.wait_for_selector("#wall li img")
+    first_tile = "document.querySelector('#wall li').getBoundingClientRect().top"
+    wait_until("the page asking for the genres", lambda: page.evaluate("true") and held)
+    before = page.evaluate(first_tile)
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("#genres button:nth-child(3)")
+    wait_until("the footer naming what plays", lambda: page.evaluate("document.getElementById('np-title').textContent") == "Song 1")
+    assert page.evaluate(first_tile) == before, f"{device}: the wall moved from {before} to {page.evaluate(first_tile)}"
+    # The footer's text steps aside for the cover when a track is named (a shift of a few thousandths, in the
+    # footer): only shifts of the header and the wall count here.
+    shifts = page.evaluate("""() => new Promise((resolve) => {
+        const inPage = (node) => (node?.nodeType === 1 ? node : node?.parentElement)?.closest(".top, #view");
+        new PerformanceObserver((list) => resolve(list.getEntries().filter((e) => e.sources.some((s) => inPage(s.node)))
+            .map((e) => [Math.round(e.startTime), e.value, e.sources.map((s) => `${s.node?.nodeName}#${s.node?.id ?? ""}.${s.node?.className ?? ""} `
+                + `${JSON.stringify(s.previousRect)} -> ${JSON.stringify(s.currentRect)}`)]))).observe({ type: "layout-shift", buffered: true });
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve([])));
+    })""")
+    assert shifts == [], f"{device}: layout shifts of the header or the wall (ms, value, what moved): {shifts}"
+    assert page.errors == [], page.errors
+
+
 def record_pills(page, daemon):
     """The pills' offsets below the bar's top, frame by frame, from before a genre is chosen until after its
     sub-genres settled; a sub-genre toggle afterwards does not move them."""
