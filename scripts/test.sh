@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test `make test` runs, in lanes that share the machine's cores (README.md, "Running the tests"):
 #
-#   fuzz      from the start: the fuzz targets' own build (scripts/fuzz.sh --build, swiftc into .build-fuzz/), then
+#   fuzz      from the start: the fuzz targets' own build (scripts/fuzz.sh --build, swiftc into .build-fuzz/; a target
+#             built before from the same files comes from ~/.cache/crate/fuzz-bin), then
 #             20 s of libFuzzer per target (scripts/fuzz.sh 20), beside Crate's build: the cores are full then (the
 #             build takes ~2 min longer, the fuzzers make 55-90 % of their executions alone), but the tests after
 #             the build, which wait more than they compute, keep theirs to themselves
