@@ -109,7 +109,8 @@ cache="${CRATE_FUZZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crate/fuzz-bin}"
 compiler="$("$swiftc" -version 2>&1)"
 cache_key() { # cache_key <target> <sources...>
   local t="$1"; shift
-  { echo "$t"; echo "$compiler"; echo "${flags[*]}"; cat "$root/scripts/fuzz.sh"; local f
+  # The flags name this checkout's folder: left out, so every clone of the same files has the same key.
+  { echo "$t"; echo "$compiler"; echo "${flags[*]//"$root"/}"; cat "$root/scripts/fuzz.sh"; local f
     for f in "${domain_sources[@]}" "$@"; do echo "== $f"; cat "$f"; done; } | sha256sum | cut -c1-32
 }
 prune_cache() {
