@@ -12,10 +12,7 @@ const pageView = document.getElementById("page-view");
 let pageShown = null;
 
 const wall = new Wall();
-const footer = new Footer((trackID, status) => {
-  parts?.detail.mark(trackID, status);
-  parts?.listenHere.describe(status.entry?.track ?? null);
-});
+const footer = new Footer((_, status) => showPlaying(status));
 const genres = new GenreBar((feed) => { showOnly(wallView); return wall.show(feed); });
 const search = new Search(searchView, (hash) => { location.hash = hash; });
 new Menu();
@@ -42,14 +39,16 @@ function loadParts() {
       };
       outputs.load().catch(() => {});
       // What plays was painted before these were here.
-      const status = footer.status;
-      if (status) {
-        parts.detail.mark(status.entry?.track?.id ?? null, status);
-        listenHere.describe(status.entry?.track ?? null);
-      }
+      if (footer.status) showPlaying(footer.status);
       return parts;
     });
   return partsLoading;
+}
+
+/** What plays, marked in the album detail and told to the lock screen (once they are here). */
+function showPlaying(status) {
+  parts?.detail.mark(status.entry?.track?.id ?? null, status);
+  parts?.listenHere.describe(status.entry?.track ?? null);
 }
 let wallScroll = 0;
 
