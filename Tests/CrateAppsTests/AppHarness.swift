@@ -165,8 +165,19 @@ final class Daemon {
 }
 
 extension AppHarness {
+    /// The player's status; when `crate status` does not print it, the error says why: the CLI's exit and
+    /// message, and whether crated still runs, with its log's end (a CI failure showed only "not valid JSON").
     func status(_ daemon: Daemon) throws -> PlayerStatus {
-        try decodeJSON(PlayerStatus.self, try crate("status", "--json", env: daemon.env).stdout)
+        let result = try crate("status", "--json", env: daemon.env)
+        do {
+            return try decodeJSON(PlayerStatus.self, result.stdout)
+        } catch {
+            let state = daemon.process.hasExited() ? "crated has exited" : "crated still runs"
+            throw Fixture.ToolError(description: """
+                crate status --json: exit \(result.status), stdout \(result.stdout.prefix(300).debugDescription), \
+                stderr \(result.stderr.prefix(500).debugDescription) (\(error)); \(state); its log ends: \(daemon.text.suffix(2000))
+                """)
+        }
     }
 
     /// Polls the player until `condition` holds (at most `seconds`); the last status seen.
