@@ -123,7 +123,9 @@ public struct ImportLookup: Sendable {
 extension LibraryStore {
     /// The lookups an import makes for a folder's files, in one read transaction with cached statements.
     public func importLookups(_ files: [(path: String, contentHash: String?, size: Int64)]) throws -> [ImportLookup] {
-        try read { db in
+        // A folder of unchanged files asks for nothing: no read transaction for it.
+        guard !files.isEmpty else { return [] }
+        return try read { db in
             let atPath = try db.cachedStatement(sql: "SELECT track_id FROM file WHERE path = ?")
             let imported = try db.cachedStatement(sql: """
                 SELECT file.track_id, file.path, file.import_mode, track.source, track.source_id, track.missing_reason

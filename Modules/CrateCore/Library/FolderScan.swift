@@ -22,12 +22,29 @@ public struct FolderScan: Sendable {
         var contentHash: String?
     }
 
-    /// Walks `root` through `source`, handing over one batch per folder that has something to say.
+    /// Files whose folders hold nothing new travel together, up to this many in one batch.
+    static let unchangedRun = 1_000
+
+    /// Walks `root` through `source`, handing over one batch per folder that has something to say. Folders whose
+    /// files are all unchanged only add to a count, so they go together (`unchangedRun` files at most, the last
+    /// folder's name on it): a no-change rescan of 100,000 files handed 13,000 batches from thread to thread.
     public func scan(_ source: any ListingSource, root: URL, onBatch: (ScanBatch) throws -> Void) throws -> ScanSummary {
         var summary = ScanSummary()
+        var quiet = ScanBatch(folder: "", tracks: [], failures: [])
         try source.list(root, suffixes: decoders.suffixes) { contents in
-            if let batch = batch(contents, into: &summary) { try onBatch(batch) }
+            guard let batch = batch(contents, into: &summary) else { return }
+            guard batch.tracks.isEmpty && batch.failures.isEmpty else {
+                try onBatch(batch)
+                return
+            }
+            quiet.folder = batch.folder
+            quiet.unchanged += batch.unchanged
+            if quiet.unchanged >= Self.unchangedRun {
+                try onBatch(quiet)
+                quiet.unchanged = 0
+            }
         }
+        if quiet.unchanged > 0 { try onBatch(quiet) }
         return summary
     }
 
