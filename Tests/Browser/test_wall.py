@@ -338,6 +338,27 @@ def test_library_views_sort_artists_playlists_favorites_and_dislikes(page, daemo
     no_problems(page)
 
 
+def test_the_later_modules_are_asked_for_again_after_a_failed_fetch(page, daemon):
+    """The modules that come after the first screen's covers (the album detail among them) fail to arrive once (a
+    daemon restarting, a network drop): the page says so, and opening an album asks for them again and shows it,
+    instead of keeping the failure until the page is reloaded."""
+    failed = []
+
+    def fail_once(route):
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+    page.route("**/web/js/detail.js", fail_once)
+    open_wall(page, daemon)
+    wait_until("the album detail's module asked for once the covers had loaded", lambda: page.evaluate("true") and failed)
+    page_holds(page, "the failure said", "document.getElementById('toast')?.textContent.includes('detail.js')")
+    page.locator("#wall li a").first.click()
+    page.wait_for_selector("#album-view:not([hidden]) .track")
+    assert len(failed) == 1
+
+
 def test_the_first_screen_does_not_wait_for_what_it_could_fetch_at_once(page, daemon):
     """Issue 30: every module the first screen runs is announced in index.html (fetched at once, not level by level
     as the imports are read), and the rest (the album detail, the pages, the outputs) is fetched only after the first

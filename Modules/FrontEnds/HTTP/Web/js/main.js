@@ -22,6 +22,7 @@ new Menu();
 // route needs them, so they do not queue with the covers for the browser's connections nor hold up their drawing.
 let parts = null;
 let partsLoading = null;
+let partsFailed = false;
 function loadParts() {
   partsLoading ??= Promise.all([import("./detail.js"), import("./views.js"), import("./library.js"), import("./outputs.js"),
                                 import("./listen.js")])
@@ -41,6 +42,13 @@ function loadParts() {
       // What plays was painted before these were here.
       if (footer.status) showPlaying(footer.status);
       return parts;
+    })
+    .catch((e) => {
+      // Not kept: the next route that needs them, or the daemon back on the event stream, asks again (a failed
+      // dynamic import is fetched again, not remembered as failed).
+      partsLoading = null;
+      partsFailed = true;
+      throw e;
     });
   return partsLoading;
 }
@@ -153,8 +161,12 @@ const events = listen((subsystem, change, data) => {
   if (change === "dial") get("dial").then(paintDial).catch(() => {});
 });
 
-// The outputs again whenever the event stream (re)connects: events missed while it was down are not replayed.
-events.addEventListener("open", () => parts?.outputs.load().catch(() => {}));
+// The outputs again whenever the event stream (re)connects: events missed while it was down are not replayed. The
+// later modules too, if fetching them failed (the daemon was away).
+events.addEventListener("open", () => {
+  if (parts) parts.outputs.load().catch(() => {});
+  else if (partsFailed) loadParts().catch((e) => say(e.message));
+});
 
 addEventListener("hashchange", route);
 get("dial").then(paintDial).catch((e) => say(e.message));
