@@ -95,9 +95,13 @@ public struct HTTPExchange: Sendable {
         defer { closer.cancel() }
         do {
             try await connection.executeThenClose { inbound, outbound in
-                try await outbound.write(.head(requestHead))
-                if let body, !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-                try await outbound.write(.end(nil))
+                // The request in one write, so it leaves in one flush. Written part by part, a server that had the
+                // whole request with the head (a GET) could answer and close, as asked, before the end was written,
+                // and that write failed with "I/O on closed channel" (seen on a loaded machine as "crated is not running").
+                var parts: [HTTPClientRequestPart] = [.head(requestHead)]
+                if let body, !body.isEmpty { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                parts.append(.end(nil))
+                try await outbound.write(contentsOf: parts)
                 for try await part in inbound {
                     switch part {
                     case .head(let head):

@@ -1,4 +1,5 @@
 import CrateClient
+import CrateDomain
 import CrateTestSupport
 import Foundation
 import HTTPTestSupport
@@ -61,6 +62,53 @@ import Testing
                 try await big.fetch(limit: 999, timeout: .seconds(30))
             }
         }
+    }
+
+    /// A server that has the whole request with its head (a GET) may answer and close before the client has written
+    /// the request's end: the answer is read all the same, every time. (Written part by part, the end's write failed
+    /// with "I/O on closed channel": `crate status` against such a server on a loaded machine, 4 of 600 runs, and
+    /// twice in fresh-clone CI runs as "crated is not running". In one warm process the gap between the writes is too
+    /// short to lose here — 0 of 2,000 requests either way — so this holds the contract, not that race.)
+    @Test func aServerThatAnswersOnTheHeadAndClosesIsReadEveryTime() async throws {
+        let listener = try Fixture.silentListener()
+        defer { close(listener.fd) }
+        let rounds = 400
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+        WorkerThread.start(name: "answers-at-once") {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            for _ in 0..<rounds {
+                let fd = accept(listener.fd, nil, nil)
+                guard fd >= 0 else { return }
+                var seen: [UInt8] = []
+                while !seen.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+                    let n = read(fd, &buffer, buffer.count)
+                    if n <= 0 { break }
+                    seen += buffer[0..<n]
+                }
+                _ = response.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+            }
+        }
+        // The server thread leaves its accept when the listener shuts down (a failed run must not leave it waiting).
+        defer { shutdown(listener.fd, Int32(SHUT_RDWR)) }
+        let failures = await withTaskGroup(of: String?.self) { group in
+            var failures: [String] = []
+            for round in 0..<rounds {
+                if round >= 8, let failure = await group.next() { failures += failure.map { [$0] } ?? [] }
+                group.addTask {
+                    do {
+                        let answer = try await HTTPExchange(host: "127.0.0.1", port: listener.port, target: "/")
+                            .fetch(limit: 100, timeout: .seconds(30))
+                        return answer.status == 200 && answer.body == Array("ok".utf8) ? nil : "HTTP \(answer.status)"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            for await failure in group { failures += failure.map { [$0] } ?? [] }
+            return failures
+        }
+        #expect(failures.isEmpty, "\(failures.count) of \(rounds) requests failed, e.g. \(failures.prefix(3))")
     }
 
     @Test func aRefusedConnectionFailsAtOnceInWords() async throws {
