@@ -6,7 +6,9 @@ extension LibraryStore {
     /// Runs `body` (an import or rescan) with the writer's page cache at 64 MiB instead of SQLite's 2 MiB, so the
     /// indexes an import writes stay in memory from batch to batch instead of being read and written again (a
     /// 100,000-file import: 30.5–34.1 → 27.0–27.3 s, its system time halved); back to the default afterwards, so an
-    /// idle daemon keeps no large cache.
+    /// idle daemon keeps no large cache. The WAL is checkpointed every 64 MiB instead of every 4 MiB meanwhile: the
+    /// pages each batch rewrites (the indexes') are copied into the database once per 64 MiB, not once per batch
+    /// (a 100,000-file import: 12.71 → 12.20 s, against 12.07 s with the WAL never checkpointed while importing).
     public func withImportCache<T>(_ body: () throws -> T) throws -> T {
         try setWriterCache(kibibytes: 65_536)
         // Giving the memory back cannot fail in a way worth reporting over the import's own outcome.
@@ -18,6 +20,7 @@ extension LibraryStore {
         do {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(kibibytes)")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(shrink ? 1_000 : 16_384)")
                 if shrink { try db.execute(sql: "PRAGMA shrink_memory") }
             }
         } catch {
