@@ -13,10 +13,6 @@ import Testing
         fx = try StoreFixture("crate-import-cache")
     }
 
-    func writerCache() throws -> Int? {
-        try store.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
-    }
-
     func writer(_ pragma: String) throws -> Int? {
         try store.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA \(pragma)") }
     }
@@ -24,10 +20,10 @@ import Testing
     @Test func theCacheIsLargeWhileImportingAndSmallAgainAfterwards() throws {
         let during = try store.withImportCache {
             _ = try fx.save("/m/abbey", [TrackTags(title: "Something", artist: "The Beatles", album: "Abbey Road")])
-            return try writerCache()
+            return try writer("cache_size")
         }
         #expect(during == -65_536)
-        #expect(try writerCache() == -2_000)
+        #expect(try writer("cache_size") == -2_000)
         // The WAL is checkpointed every 64 MiB while importing, every 4 MiB (SQLite's 1,000 pages) otherwise, and cut
         // back to 8 MiB when it starts over.
         #expect(try store.withImportCache { try writer("wal_autocheckpoint") } == 16_384)
@@ -36,7 +32,7 @@ import Testing
 
         struct Interrupted: Error {}
         #expect(throws: Interrupted.self) { try store.withImportCache { throw Interrupted() } }
-        #expect(try writerCache() == -2_000)
+        #expect(try writer("cache_size") == -2_000)
     }
 
     /// An import's reader of known stamps holds no read transaction between folders: one held for the whole scan (a
