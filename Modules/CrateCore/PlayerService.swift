@@ -30,6 +30,9 @@ public actor PlayerService {
     /// Where playback stands when the engine is not playing (paused, stopped, restored).
     var heldElapsed = 0.0
     var lastSkip: SkipNotice?
+    /// Goes up with every change of the queue, before its event is published, so a front end that reads it after
+    /// a change it made sees the change (MPD's playlist version; an event reaches the front ends later).
+    public private(set) var queueVersion = 1
     /// Who waits for an item's first sound or its failure (`playURL(_:waitSeconds:)`), by the item's token.
     var soundWaiters: [UInt64: CheckedContinuation<SoundOutcome, Never>] = [:]
     /// The newest in-band title of each stream track played (internet radio), for status.
@@ -360,6 +363,7 @@ public actor PlayerService {
     }
 
     func publish(_ event: CrateEvent) {
+        if case .queue = event { queueVersion += 1 }
         events.publish(event)
     }
 

@@ -78,6 +78,30 @@ import CrateStorage
         await player.shutdown()
     }
 
+    /// MPD's playlist version: every queue change has moved it on by the time the call returns (a client's next
+    /// `status` or `plchanges` must see it, before any event reaches a front end); nothing else moves it.
+    @Test func theQueueVersionMovesWithEveryQueueChangeBeforeTheCallReturns() async throws {
+        let (runtime, a, b) = try runtime(seconds: 1)
+        let player = try await PlayerService.start(runtime: runtime, output: "null")
+        func changes(_ what: String, by step: Int = 1, _ change: () async throws -> Void) async throws {
+            let before = await player.queueVersion
+            try await change()
+            #expect(await player.queueVersion == before + step, "\(what)")
+        }
+        try await changes("play a list") { try await player.playList(a.map(\.id)) }
+        try await changes("add") { _ = try await player.add(b.map(\.id)) }
+        try await changes("move") { try await player.move(from: 5, to: 4) }
+        try await changes("move a range") { try await player.move(range: 4...5, to: 1) }
+        try await changes("remove") { try await player.remove(at: 2) }
+        try await changes("shuffle") { try await player.shuffleQueue() }
+        try await changes("pause and volume", by: 0) {
+            await player.pause()
+            await player.setVolume(40)
+        }
+        try await changes("clear") { try await player.clear() }
+        await player.shutdown()
+    }
+
     @Test func previousRestartsPastFourSecondsElseGoesBack() async throws {
         let server = try PulseTestServer()
         defer { server.stop() }

@@ -11,7 +11,6 @@ struct MPDCommands: Sendable {
     let jobs: LibraryJobs
     let decoders: [any DecoderPlugin]
     let database: MPDDatabase
-    let playlistVersion: MPDPlaylistVersion
     let updates: MPDUpdateCounter
     /// When the front end started, for `stats`.
     let started = Date()
@@ -186,7 +185,7 @@ struct MPDCommands: Sendable {
             // Crate keeps no version per entry: a client whose version is current gets nothing, any other the whole
             // queue (a correct superset of MPD's answer; clients cut the list at status' playlistlength).
             let version = try Self.number(args, 0, in: Int(Int32.min)...Int(Int32.max))
-            guard version != playlistVersion.value else { return "" }
+            guard version != (await player.queueVersion) else { return "" }
             let entries = try await player.queue(offset: 0, limit: Int(Int32.max))
             if name == "plchangesposid" { return entries.map { "cpos: \($0.index - 1)\nId: \($0.id)\n" }.joined() }
             let folders = try library.musicFolders()
@@ -199,6 +198,9 @@ struct MPDCommands: Sendable {
 
     /// MPD's `status`, with Crate's own modes in documented extra fields (`crate_*`, ignored by clients).
     private func statusText() async throws -> String {
+        // MPD's playlist version is the player's queue version, read before the queue's length: a change between
+        // the two reads leaves the client an older version, and it reads the queue again.
+        let queueVersion = await player.queueVersion
         let status = try await player.status()
         let modes = status.modes
         var out = """
@@ -208,7 +210,7 @@ struct MPDCommands: Sendable {
             single: \(Self.single(modes))
             consume: 0
             partition: default
-            playlist: \(playlistVersion.value)
+            playlist: \(queueVersion)
             playlistlength: \(status.queueLength)
             mixrampdb: 0
             state: \(status.state == .playing ? "play" : status.state == .paused ? "pause" : "stop")
@@ -339,12 +341,3 @@ final class MPDUpdateCounter: @unchecked Sendable {
     func next() -> Int { lock.withLock { last += 1; return last } }
 }
 
-/// MPD's playlist version: a number that changes whenever the queue does (clients compare it to know whether to
-/// read the queue again).
-final class MPDPlaylistVersion: @unchecked Sendable {
-    private let lock = NSLock()
-    private var version = 1
-
-    var value: Int { lock.withLock { version } }
-    func bump() { lock.withLock { version += 1 } }
-}

@@ -35,6 +35,6 @@ public enum MPDFrontEnd {
         MPDCommands(player: player, library: runtime.library, collection: runtime.collection, jobs: jobs,
                     decoders: runtime.decoders.plugins,
                     database: MPDDatabase(collection: runtime.collection, library: runtime.library),
-                    playlistVersion: MPDPlaylistVersion(), updates: MPDUpdateCounter())
+                    updates: MPDUpdateCounter())
     }
 }

@@ -51,11 +51,11 @@ struct MPDServer: Sendable {
     /// Serves until the listener is closed (the daemon's graceful shutdown, see `MPDFrontEnd`), then ends the
     /// connections, those accepted but never handed over too (`AcceptedConnections`).
     func serve(_ listener: Listener) async {
-        // The playlist version changes with every queue change, whoever made it; the database is read again after
-        // the library changed. Both before any client hears of the change.
+        // The database is read again after the library changed, before any client hears of the change. (The
+        // playlist version is the player's own queue version: it has changed before the command that changed the
+        // queue answers.)
         let changes = Task { [events, commands] in
             await hub.run(events) { event, subsystems in
-                if case .queue = event { commands.playlistVersion.bump() }
                 if subsystems.contains("database") { commands.database.invalidate() }
             }
         }
