@@ -91,10 +91,12 @@ import Testing
         }
         // The server thread leaves its accept when the listener shuts down (a failed run must not leave it waiting).
         defer { shutdown(listener.fd, Int32(SHUT_RDWR)) }
+        // Two requests at a time: more than the listener's backlog of 4 waiting for one accepting thread lost SYNs on
+        // a loaded machine, and the kernel's retry after a second failed them as connect timeouts (a CI run at 8beb17a).
         let failures = await withTaskGroup(of: String?.self) { group in
             var failures: [String] = []
             for round in 0..<rounds {
-                if round >= 8, let failure = await group.next() { failures += failure.map { [$0] } ?? [] }
+                if round >= 2, let failure = await group.next() { failures += failure.map { [$0] } ?? [] }
                 group.addTask {
                     do {
                         let answer = try await HTTPExchange(host: "127.0.0.1", port: listener.port, target: "/")
