@@ -162,9 +162,11 @@ struct ImportRun {
 
     /// Folders decided but not yet saved. Several folders go into one transaction: a transaction per folder
     /// wrote each folder's index pages again (a 300-album import wrote 90 MB for a 5 MB database).
-    /// Saved at `maximumEntries`, `maximumAge` after the first folder, or when the scan ends.
+    /// Saved at `maximumEntries`, `maximumAge` after the first folder, or when the scan ends. The last save runs
+    /// alone, after the probes: at 2,000 entries it was a tenth of a 3,000-file import; 1,000 took 5 % off that
+    /// import and did not slow one of 100,000 files, for a quarter more bytes written (604 -> 757 MB there).
     struct PendingFolders {
-        static let maximumEntries = 2_000
+        static let maximumEntries = 1_000
         static let maximumAge: TimeInterval = 0.5
 
         var batch = ImportBatch()

@@ -65,6 +65,26 @@ struct ShelfSource: ListingSource {
     func census(_ root: URL, suffixes: Set<String>) -> Int { folders * files }
 }
 
+/// The tape deck over each folder of a root, in name order (the root's own files are not listed).
+struct TapeShelfSource: ListingSource {
+    let name = "tapeshelf"
+    let schemes = ["tape"]
+    var status: PluginStatus { .available }
+
+    func locate(_ ref: TrackRef) throws -> PlayableLocation { .file(URL(fileURLWithPath: ref.id)) }
+
+    func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
+            var isFolder: ObjCBool = false
+            let folder = root.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            try TapeDeckSource().list(folder, suffixes: suffixes, visit: visit)
+        }
+    }
+
+    func census(_ root: URL, suffixes: Set<String>) -> Int { 0 }
+}
+
 @Suite struct FolderScanTests {
     @Test func anyListingSourceImportsThroughCore() throws {
         let dir = try Fixture.temporaryDirectory("crate-tape")
@@ -128,5 +148,42 @@ struct ShelfSource: ListingSource {
         #expect(batches[1].failures.map(\.reason) == ["file is empty"] && batches.allSatisfy(\.tracks.isEmpty))
         #expect(batches.map(\.fileCount).reduce(0, +) == 2_500)
         #expect(summary.folders == 25 && summary.unchanged == 2_499 && summary.failures == 1)
+    }
+    /// Several folders are probed at once (`FolderScan.foldersInFlight`): their batches still come in the listing's
+    /// order, each with its own files and failures, however quickly a later folder's probes end; a batch the importer
+    /// refuses ends the scan with its error, and no folder after it is handed over.
+    @Test func foldersProbedTogetherComeBackInTheirOrder() throws {
+        let dir = try Fixture.temporaryDirectory("crate-tape-shelf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let seed = dir.appendingPathComponent("seed.flac")
+        try Fixture.encode(.flac, to: seed, frames: 4410, tags: ["title": "Take", "artist": "The Tapes", "album": "Takes"])
+        // The first folder is the slowest to probe: later ones end first.
+        let counts = [24, 1, 2, 1, 3, 1, 1, 2, 1, 1]
+        let folders = counts.indices.map { dir.appendingPathComponent(String(format: "f%02d", $0)) }
+        for (folder, count) in zip(folders, counts) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for n in 1...count { try FileManager.default.copyItem(at: seed, to: folder.appendingPathComponent("\(n).flac")) }
+        }
+        try Data("not a flac stream".utf8).write(to: folders[3].appendingPathComponent("broken.flac"))
+        let decoders = try DecoderRegistry(CratePlugins.list.decoders())
+        var batches: [ScanBatch] = []
+        let summary = try FolderScan(decoders: decoders).scan(TapeShelfSource(), root: dir) { batches.append($0) }
+
+        #expect(batches.map(\.folder) == folders.map(\.path))
+        #expect(batches.map(\.tracks.count) == counts)
+        #expect(batches.allSatisfy { batch in batch.tracks.allSatisfy { $0.path.hasPrefix(batch.folder + "/") } })
+        #expect(batches.map(\.failures.count) == [0, 0, 0, 1, 0, 0, 0, 0, 0, 0])
+        #expect(batches[3].failures.first?.path.hasSuffix("f03/broken.flac") == true)
+        #expect(summary.folders == 10 && summary.tracksRead == counts.reduce(0, +) && summary.failures == 1)
+
+        struct Refused: Error {}
+        var handed: [String] = []
+        #expect(throws: Refused.self) {
+            try FolderScan(decoders: decoders).scan(TapeShelfSource(), root: dir) { batch in
+                handed.append(batch.folder)
+                if handed.count == 2 { throw Refused() }
+            }
+        }
+        #expect(handed == folders.prefix(2).map(\.path))
     }
 }
