@@ -1,6 +1,7 @@
 /// One slot per item of a concurrent loop (a folder's probes, a page of the missing check). Unchecked Sendable is
 /// sound here: each index is written by exactly one iteration, and `values` is read only after every iteration has
-/// ended (`concurrentPerform` returned, or the dispatch group was waited for). The buffer is allocated once, so concurrent writes to distinct indices never touch shared array state.
+/// ended (`concurrentPerform` returned, or the dispatch group was waited for). The buffer is allocated once, so
+/// concurrent writes to distinct indices never touch shared array state.
 final class Slots<T>: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<T?>
 
