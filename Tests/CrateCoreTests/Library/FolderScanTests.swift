@@ -5,16 +5,28 @@ import CrateTestSupport
 import Foundation
 import Testing
 
-/// A source that is not LocalFiles: a "tape deck" that lists one folder under its own scheme. It only lists; Core
-/// probes, groups and builds the batches, so it imports like LocalFiles does.
+/// A source that is not LocalFiles: a "tape deck" that lists one folder under its own scheme (or, with `eachFolder`,
+/// each folder of the root in name order, not the root's own files). It only lists; Core probes, groups and builds
+/// the batches, so it imports like LocalFiles does.
 struct TapeDeckSource: ListingSource {
     let name = "tapedeck"
     let schemes = ["tape"]
+    var eachFolder = false
     var status: PluginStatus { .available }
 
     func locate(_ ref: TrackRef) throws -> PlayableLocation { .file(URL(fileURLWithPath: ref.id)) }
 
     func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
+        guard eachFolder else { return try listFolder(root, suffixes: suffixes, visit: visit) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
+            var isFolder: ObjCBool = false
+            let folder = root.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            try listFolder(folder, suffixes: suffixes, visit: visit)
+        }
+    }
+
+    private func listFolder(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         var files: [ListedFile] = []
         var skipped = 0
@@ -63,26 +75,6 @@ struct ShelfSource: ListingSource {
     }
 
     func census(_ root: URL, suffixes: Set<String>) -> Int { folders * files }
-}
-
-/// The tape deck over each folder of a root, in name order (the root's own files are not listed).
-struct TapeShelfSource: ListingSource {
-    let name = "tapeshelf"
-    let schemes = ["tape"]
-    var status: PluginStatus { .available }
-
-    func locate(_ ref: TrackRef) throws -> PlayableLocation { .file(URL(fileURLWithPath: ref.id)) }
-
-    func list(_ root: URL, suffixes: Set<String>, visit: (FolderContents) throws -> Void) throws {
-        for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
-            var isFolder: ObjCBool = false
-            let folder = root.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
-            try TapeDeckSource().list(folder, suffixes: suffixes, visit: visit)
-        }
-    }
-
-    func census(_ root: URL, suffixes: Set<String>) -> Int { 0 }
 }
 
 @Suite struct FolderScanTests {
@@ -167,7 +159,7 @@ struct TapeShelfSource: ListingSource {
         try Data("not a flac stream".utf8).write(to: folders[3].appendingPathComponent("broken.flac"))
         let decoders = try DecoderRegistry(CratePlugins.list.decoders())
         var batches: [ScanBatch] = []
-        let summary = try FolderScan(decoders: decoders).scan(TapeShelfSource(), root: dir) { batches.append($0) }
+        let summary = try FolderScan(decoders: decoders).scan(TapeDeckSource(eachFolder: true), root: dir) { batches.append($0) }
 
         #expect(batches.map(\.folder) == folders.map(\.path))
         #expect(batches.map(\.tracks.count) == counts)
@@ -179,7 +171,7 @@ struct TapeShelfSource: ListingSource {
         struct Refused: Error {}
         var handed: [String] = []
         #expect(throws: Refused.self) {
-            try FolderScan(decoders: decoders).scan(TapeShelfSource(), root: dir) { batch in
+            try FolderScan(decoders: decoders).scan(TapeDeckSource(eachFolder: true), root: dir) { batch in
                 handed.append(batch.folder)
                 if handed.count == 2 { throw Refused() }
             }
